@@ -1,0 +1,138 @@
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { bearerToken } from '../http/api-keys.js';
+import { Problem, sendProblem } from '../http/problem.js';
+import type { Metrics } from '../metrics.js';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
+import type { MaintenanceSwitch } from '../settings/maintenance.js';
+import { registerHelpdeskAdminRoutes } from './helpdesk-routes.js';
+
+/** Who is calling the back office: the operator (everything) or support (list and revoke). */
+export type AdminRole = 'operator' | 'support';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    adminRole: AdminRole;
+  }
+  interface FastifyContextConfig {
+    /** The route is open to support staff too (admin-api.md: list systems, keys, tickets; revoke keys). */
+    support?: boolean;
+    /** The route needs no token (health checks). */
+    open?: boolean;
+  }
+}
+
+export interface AdminDeps {
+  db: Db;
+  clock: Clock;
+  maintenance: MaintenanceSwitch;
+  metrics: Metrics;
+  rateLimits: RateLimitStore;
+  logger: boolean | { level: string };
+}
+
+function sameSecret(presented: string, expected: string | null): boolean {
+  if (expected === null) return false;
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * Parses a request part with a schema, or throws a 422 that names the field to fix
+ * (`body.name: must not be empty`).
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  part: 'body' | 'query' | 'path',
+): z.infer<S> {
+  const parsed = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = [part, ...(issue?.path ?? []).map(String)].join('.');
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `unknown field(s) ${issue.keys.join(', ')}`
+      : (issue?.message ?? 'invalid');
+  throw Problem.of('validation_failed', { detail: `${where}: ${message}`, param: where });
+}
+
+/** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
+export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
+  const app = Fastify({ logger: deps.logger, genReqId: () => randomUUID(), bodyLimit: 50 * 1024 * 1024 });
+
+  app.decorateRequest('adminRole', 'support');
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+    const routeConfig = request.routeOptions.config;
+    if (routeConfig.open === true) {
+      done();
+      return;
+    }
+    const token = bearerToken(request.headers.authorization);
+    if (token !== null && sameSecret(token, config.adminToken)) {
+      request.adminRole = 'operator';
+      done();
+      return;
+    }
+    if (token !== null && sameSecret(token, config.supportToken)) {
+      request.adminRole = 'support';
+      done(routeConfig.support === true ? undefined : Problem.of('forbidden'));
+      return;
+    }
+    done(
+      Problem.of(
+        'unauthorized',
+        { detail: 'Send Authorization: Bearer <ADMIN_TOKEN>.' },
+        { 'www-authenticate': 'Bearer' },
+      ),
+    );
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof Problem) return sendProblem(reply, error);
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 400)
+      return sendProblem(
+        reply,
+        Problem.of('malformed_json', {
+          detail: `The request body is not valid JSON: ${error instanceof Error ? error.message : ''}`,
+        }),
+      );
+    if (status === 413)
+      return sendProblem(
+        reply,
+        Problem.of('payload_too_large', { detail: 'The request body is too large.' }),
+      );
+    if (status === 415)
+      return sendProblem(
+        reply,
+        Problem.of('unsupported_media_type', { detail: 'Send JSON with Content-Type: application/json.' }),
+      );
+    request.log.error({ err: error }, 'unexpected error');
+    return sendProblem(reply, Problem.of('internal_error'));
+  });
+  app.setNotFoundHandler((_request, reply) => sendProblem(reply, Problem.of('not_found')));
+
+  app.get('/healthz', { config: { open: true } }, () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { open: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(deps.db);
+      return { status: 'ready', database: 'ok' };
+    } catch (error) {
+      app.log.warn({ err: error }, 'database not reachable');
+      return reply.code(503).send({ status: 'not ready', database: 'unreachable' });
+    }
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),
+  );
+
+  registerHelpdeskAdminRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { createAdminApi } from './admin/admin-api.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { createTicketApiHandler, TICKET_API_PREFIX } from './helpdesk/ticket-api.js';
+import { createTicketService } from './helpdesk/ticket-service.js';
+import { Problem, sendProblem } from './http/problem.js';
+import { createMetrics } from './metrics.js';
+import { createIpBlock } from './rate-limit/ip-block.js';
+import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
+import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { createMaintenanceSwitch } from './settings/maintenance.js';
+
+/** What the app is built from besides its configuration; tests pass their own clock and stores. */
+export interface AppDeps {
+  db: Db;
+  clock?: Clock;
+  rateLimits?: RateLimitStore;
+  logger?: FastifyBaseLogger | boolean;
+}
+
+/** The two listeners of the service, built but not listening. */
+export interface App {
+  /** Both public APIs on one port. */
+  public: FastifyInstance;
+  /** The operator's back office on its own port. */
+  admin: FastifyInstance;
+  /** Closes both instances and the stores (not the database, which the caller opened). */
+  close(): Promise<void>;
+}
+
+/** Paths that look like one of the public APIs under another or no version get the JSON 404. */
+const API_LOOKING_PATH = /^\/(?:v[^/]*\/)?(?:api-external-system|api-public)\//;
+
+const HTML_NOT_FOUND =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not Found</title></head>' +
+  '<body><h1>Not Found</h1><p>There is nothing at this address.</p></body></html>';
+
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? '';
+}
+
+/** Builds the service. Never listens: `server.ts` (or a test) decides what to do with the instances. */
+export function buildApp(config: Config, deps: AppDeps): App {
+  const clock = deps.clock ?? systemClock;
+  const rateLimits = deps.rateLimits ?? createMemoryRateLimitStore();
+  const { db } = deps;
+  const logger = deps.logger ?? { level: config.logLevel };
+  const metrics = createMetrics();
+  const maintenance = createMaintenanceSwitch({ db, clock });
+  const tickets = createTicketService({ db, clock });
+
+  const publicApp = Fastify({
+    ...(typeof logger === 'boolean' || !('child' in logger) ? { logger } : { loggerInstance: logger }),
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
+    // Bodies are read by the APIs' own gates, so that 413, 415 and invalid_body come in the documented
+    // order; Fastify only hands the stream over.
+    frameworkErrors: (error, request, reply) => {
+      if (API_LOOKING_PATH.test(pathOf(request))) {
+        void sendProblem(reply.header('x-request-id', request.id), Problem.of('not_found'));
+      } else {
+        void (reply as FastifyReply).code(400).type('text/plain').send('Bad Request');
+      }
+      request.log.info({ err: error }, 'request refused by the framework');
+    },
+  });
+  publicApp.removeAllContentTypeParsers();
+  publicApp.addContentTypeParser('*', (_request, _payload, done) => {
+    done(null);
+  });
+
+  const ticketApi = createTicketApiHandler({
+    db,
+    clock,
+    rateLimits,
+    ipBlock: createIpBlock({ store: rateLimits, namespace: 'hd', threshold: config.ipBlockThreshold }),
+    maintenance,
+    tickets,
+  });
+
+  const answerNotFound = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = pathOf(request);
+    if (path.startsWith(TICKET_API_PREFIX)) return ticketApi(request, reply);
+    if (API_LOOKING_PATH.test(path)) {
+      return sendProblem(reply.header('x-request-id', request.id), Problem.of('not_found'));
+    }
+    return reply.code(404).type('text/html; charset=utf-8').send(HTML_NOT_FOUND);
+  };
+
+  publicApp.all(`${TICKET_API_PREFIX}*`, ticketApi);
+  publicApp.setNotFoundHandler(answerNotFound);
+  publicApp.setErrorHandler((error, request, reply) => {
+    request.log.error({ err: error }, 'unexpected error');
+    return sendProblem(reply.header('x-request-id', request.id), Problem.of('internal_error'));
+  });
+  publicApp.addHook('onResponse', (request, reply, done) => {
+    metrics.observe(request, reply);
+    done();
+  });
+
+  const admin = createAdminApi(config, { db, clock, maintenance, metrics, rateLimits, logger });
+
+  return {
+    public: publicApp,
+    admin,
+    async close() {
+      await Promise.all([publicApp.close(), admin.close()]);
+      await rateLimits.close();
+    },
+  };
+}

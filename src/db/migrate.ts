@@ -1,0 +1,26 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.js';
+import * as helpdesk from './migrations/0001-helpdesk.js';
+
+// Migrations are listed here rather than read from a folder, so that they work the same from the
+// TypeScript sources (tests) and from the compiled build.
+const migrations: Record<string, Migration> = {
+  '0001-helpdesk': helpdesk,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+
+/** Applies every pending migration; throws with the failing migration's name if one fails. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  const failed = results.find((result) => result.status === 'Error');
+  if (error !== undefined) {
+    const name = failed === undefined ? '' : ` (migration ${failed.migrationName})`;
+    throw new Error(
+      `database migration failed${name}: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
+      { cause: error },
+    );
+  }
+  return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

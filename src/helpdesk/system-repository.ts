@@ -1,0 +1,163 @@
+import type { Db } from '../db/database.js';
+import type { HdSystemRow } from '../db/schema.js';
+
+/** A partner system as the ticket API and the back office see it (never its key hashes). */
+export interface PartnerSystem {
+  identifier: string;
+  name: string;
+  active: boolean;
+  scopes: string[];
+  rateLimitPerMinute: number;
+  keyGraceSeconds: number;
+  defaultCategoryId: number | null;
+  releasedCategoryIds: number[];
+  hasKey: boolean;
+  /** When the previous key stops (ms); null when there is none. */
+  previousValidUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The row of a system with its key hashes, for authentication only. */
+export type SystemWithKeys = PartnerSystem & {
+  currentKeyHash: string | null;
+  previousKeyHash: string | null;
+};
+
+function toSystem(row: HdSystemRow): SystemWithKeys {
+  return {
+    identifier: row.identifier,
+    name: row.name,
+    active: row.active === 1,
+    scopes: JSON.parse(row.scopes) as string[],
+    rateLimitPerMinute: row.rate_limit_per_minute,
+    keyGraceSeconds: row.key_grace_seconds,
+    defaultCategoryId: row.default_category_id,
+    releasedCategoryIds: JSON.parse(row.released_category_ids) as number[],
+    hasKey: row.current_key_hash !== null,
+    previousValidUntil: row.previous_valid_until,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    currentKeyHash: row.current_key_hash,
+    previousKeyHash: row.previous_key_hash,
+  };
+}
+
+/** Strips the key hashes, for anything shown to the operator. */
+export function withoutKeys(system: SystemWithKeys): PartnerSystem {
+  const { currentKeyHash: _current, previousKeyHash: _previous, ...shown } = system;
+  return shown;
+}
+
+/** The system whose current or previous key hashes to `keyHash`. */
+export async function findSystemByKeyHash(db: Db, keyHash: string): Promise<SystemWithKeys | undefined> {
+  const row = await db
+    .selectFrom('hd_systems')
+    .selectAll()
+    .where((eb) => eb.or([eb('current_key_hash', '=', keyHash), eb('previous_key_hash', '=', keyHash)]))
+    .executeTakeFirst();
+  return row === undefined ? undefined : toSystem(row);
+}
+
+export async function findSystem(db: Db, identifier: string): Promise<SystemWithKeys | undefined> {
+  const row = await db
+    .selectFrom('hd_systems')
+    .selectAll()
+    .where('identifier', '=', identifier)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toSystem(row);
+}
+
+export async function listSystems(db: Db): Promise<SystemWithKeys[]> {
+  const rows = await db.selectFrom('hd_systems').selectAll().orderBy('identifier').execute();
+  return rows.map(toSystem);
+}
+
+/** The settings of a system that the operator writes with PUT. */
+export interface SystemSettings {
+  name: string;
+  active: boolean;
+  scopes: string[];
+  rateLimitPerMinute: number;
+  keyGraceSeconds: number;
+  defaultCategoryId: number | null;
+  releasedCategoryIds: number[];
+}
+
+/** Creates or replaces a system's settings, keeping its keys. Returns true when it was created. */
+export async function putSystem(
+  db: Db,
+  identifier: string,
+  settings: SystemSettings,
+  now: number,
+): Promise<boolean> {
+  const values = {
+    name: settings.name,
+    active: settings.active ? 1 : 0,
+    scopes: JSON.stringify(settings.scopes),
+    rate_limit_per_minute: settings.rateLimitPerMinute,
+    key_grace_seconds: settings.keyGraceSeconds,
+    default_category_id: settings.defaultCategoryId,
+    released_category_ids: JSON.stringify(settings.releasedCategoryIds),
+    updated_at: now,
+  };
+  const updated = await db
+    .updateTable('hd_systems')
+    .set(values)
+    .where('identifier', '=', identifier)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows > 0n) return false;
+  await db
+    .insertInto('hd_systems')
+    .values({
+      identifier,
+      ...values,
+      current_key_hash: null,
+      previous_key_hash: null,
+      previous_valid_until: null,
+      created_at: now,
+    })
+    .execute();
+  return true;
+}
+
+/**
+ * Makes `newKeyHash` the current key. The current key, if any, becomes the previous one until
+ * `previousValidUntil`; an older previous key ends at once (only two keys are remembered).
+ */
+export async function rotateSystemKey(
+  db: Db,
+  identifier: string,
+  newKeyHash: string,
+  previousValidUntil: number,
+  now: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('hd_systems')
+      .select('current_key_hash')
+      .where('identifier', '=', identifier)
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('hd_systems')
+      .set({
+        previous_key_hash: row.current_key_hash,
+        previous_valid_until: row.current_key_hash === null ? null : previousValidUntil,
+        current_key_hash: newKeyHash,
+        updated_at: now,
+      })
+      .where('identifier', '=', identifier)
+      .execute();
+  });
+}
+
+/** Ends the previous key at once (a leak reported to support). Returns false when there was none. */
+export async function stopPreviousKey(db: Db, identifier: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('hd_systems')
+    .set({ previous_key_hash: null, previous_valid_until: null, updated_at: now })
+    .where('identifier', '=', identifier)
+    .where('previous_key_hash', 'is not', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

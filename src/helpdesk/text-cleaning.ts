@@ -1,0 +1,62 @@
+// Text rules of the ticket request (helpdesk-ticket-api.md, Ticket request; DECISIONS, Ticket API).
+// "Characters" are Unicode code points; "invisible or control characters" are categories Cc and Cf plus
+// U+2028/U+2029, except ZWNJ (U+200C) and ZWJ (U+200D); "spaces" are Unicode White_Space.
+
+const invisible = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const edgeSpaces = /^\p{White_Space}+|\p{White_Space}+$/gu;
+
+/** True when the text holds a NUL character, which the ticket API refuses rather than cleans. */
+export function hasNul(text: string): boolean {
+  return text.includes('\u0000');
+}
+
+/** Number of Unicode code points. */
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (const _ of text) length += 1;
+  return length;
+}
+
+/** The first `max` code points of the text. */
+export function truncateCodePoints(text: string, max: number): string {
+  let out = '';
+  let count = 0;
+  for (const char of text) {
+    if (count === max) break;
+    out += char;
+    count += 1;
+  }
+  return out;
+}
+
+/** Trims Unicode White_Space at both ends. */
+export function trimSpaces(text: string): string {
+  return text.replace(edgeSpaces, '');
+}
+
+/**
+ * Cleans `external_id` and `requester.*`: removes invisible and control characters anywhere, then trims
+ * spaces at both ends. Lone surrogates, which no database can store as text, become U+FFFD.
+ */
+export function cleanText(text: string): string {
+  return trimSpaces(text.toWellFormed().replace(invisible, ''));
+}
+
+/** Removes invisible and control characters (used on the field names that warnings list). */
+export function removeInvisible(text: string): string {
+  return text.toWellFormed().replace(invisible, '');
+}
+
+/**
+ * Normalises a customer tax id (`cnpj`): a leading label `CNPJ` (any case, optionally followed by `:`),
+ * punctuation and spaces are removed and letters upper-cased; the result must be 12 letters or digits
+ * followed by 2 digits. Returns null when it is not a CNPJ (the ticket then carries `cnpj_ignored`).
+ */
+export function normaliseCnpj(text: string): string | null {
+  const unlabelled = trimSpaces(text).replace(/^cnpj\s*:?/i, '');
+  // Only ASCII letters are upper-cased: 'ı'.toUpperCase() is 'I', which would turn a non-CNPJ into one.
+  const compact = unlabelled
+    .replace(/[\p{P}\p{White_Space}]/gu, '')
+    .replace(/[a-z]/g, (c) => c.toUpperCase());
+  return /^[A-Z0-9]{12}[0-9]{2}$/.test(compact) ? compact : null;
+}

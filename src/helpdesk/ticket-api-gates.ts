@@ -1,0 +1,213 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import { bearerToken, hashApiKey, hasKeyShape, keyMatches } from '../http/api-keys.js';
+import type { Answer } from '../http/gate.js';
+import { isJsonMediaType } from '../http/media-type.js';
+import { Problem } from '../http/problem.js';
+import type { CallWithBody } from '../http/shared-gates.js';
+import type { IpBlock } from '../rate-limit/ip-block.js';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
+import type { MaintenanceSwitch } from '../settings/maintenance.js';
+import { findSystemByKeyHash, type SystemWithKeys } from './system-repository.js';
+import type { TicketService } from './ticket-service.js';
+
+// The gates of the ticket API, each named after the rule it enforces. Their order is in ticket-api.ts.
+
+/** Everything the ticket API needs from the rest of the service. */
+export interface TicketApiDeps {
+  db: Db;
+  clock: Clock;
+  rateLimits: RateLimitStore;
+  ipBlock: IpBlock;
+  maintenance: MaintenanceSwitch;
+  tickets: TicketService;
+}
+
+export const KEY_PREFIX = 'gtes_';
+export const SCOPES = ['help-desk-ticket.create', 'lead.create'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** A route of the ticket API (helpdesk-ticket-api.md, the table of operations). */
+export interface TicketRoute {
+  operation: string;
+  method: 'GET' | 'POST';
+  scope: Scope;
+  /** `json`: 415 and `invalid_body` before the key; `webhook`: any type, shape after the key. */
+  body: 'none' | 'json' | 'webhook';
+  handle(call: AuthenticatedTicketCall): Promise<Problem | Answer>;
+}
+
+/** A call through the ticket API, filled in as it passes the gates. */
+export interface TicketCall extends CallWithBody {
+  deps: TicketApiDeps;
+  ipBlock: IpBlock;
+  route?: TicketRoute;
+  /** `{system}` of the webhook path. */
+  pathSystem?: string;
+  /** The body text, once it is known to be a JSON object. */
+  json?: string;
+  system?: SystemWithKeys;
+}
+
+/** A call that passed every gate. */
+export type AuthenticatedTicketCall = TicketCall & {
+  route: TicketRoute;
+  system: SystemWithKeys;
+  json?: string;
+};
+
+const RATE_WINDOW_MS = 60_000;
+
+/** The methods a route answers: its own, and OPTIONS. */
+export function allowHeader(route: TicketRoute): string {
+  return `${route.method}, OPTIONS`;
+}
+
+/** 503 `temporarily_unavailable` while the operator has switched the API off, before any other check. */
+export async function answerMaintenance(call: TicketCall): Promise<Problem | undefined> {
+  const maintenance = await call.deps.maintenance.get();
+  if (!maintenance.enabled) return undefined;
+  return Problem.of('temporarily_unavailable', {}, { 'retry-after': String(maintenance.retryAfterSeconds) });
+}
+
+/** 405 `method_not_allowed` with `Allow`; OPTIONS is answered later, after the key and the rate check. */
+export function requireRouteMethod(call: TicketCall): Problem | undefined {
+  const route = call.route;
+  if (route === undefined || call.request.method === route.method || call.request.method === 'OPTIONS')
+    return undefined;
+  return Problem.of(
+    'method_not_allowed',
+    { detail: `This route accepts ${route.method} (and OPTIONS).` },
+    { allow: allowHeader(route) },
+  );
+}
+
+const isPost = (call: TicketCall) => call.request.method === 'POST';
+
+/** 415 `unsupported_media_type` on the ticket and lead routes: lowercase JSON type required. */
+export function requireJsonContentType(call: TicketCall): Problem | undefined {
+  if (call.route?.body !== 'json' || !isPost(call)) return undefined;
+  if (isJsonMediaType(call.request.headers['content-type'])) return undefined;
+  return Problem.of('unsupported_media_type');
+}
+
+type Parsed = { ok: true; text: string; value: unknown } | { ok: false };
+
+/** Decodes strict UTF-8 and parses JSON. */
+function parseJson(body: Buffer): Parsed {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+    return { ok: true, text, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const isPlainObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const INVALID_BODY_DETAIL = 'The request body must be a JSON object (UTF-8).';
+
+/** 422 `invalid_body` on the ticket and lead routes, before the key: the body must be a JSON object. */
+export function requireJsonObjectBody(call: TicketCall): Problem | undefined {
+  if (call.route?.body !== 'json' || !isPost(call)) return undefined;
+  const parsed = parseJson(call.body);
+  if (!parsed.ok || !isPlainObject(parsed.value))
+    return Problem.of('invalid_body', { detail: INVALID_BODY_DETAIL });
+  call.json = parsed.text;
+  return undefined;
+}
+
+/** 401 `unauthorized`: the same answer for every case; which ones count toward the IP block differs. */
+export async function authenticateKey(call: TicketCall): Promise<Problem | undefined> {
+  const refuse = async (countsTowardIpBlock: boolean) => {
+    if (countsTowardIpBlock) await call.ipBlock.recordFailure(call.request.ip, call.now);
+    return Problem.of('unauthorized', {}, { 'www-authenticate': 'Bearer' });
+  };
+  const token = bearerToken(call.request.headers.authorization);
+  if (token === null || !hasKeyShape(token, KEY_PREFIX)) return refuse(true);
+  const system = await findSystemByKeyHash(call.deps.db, hashApiKey(token));
+  if (system === undefined) return refuse(true);
+  if (!keyMatches(token, system.currentKeyHash)) {
+    // The previous key of a rotation: valid during the grace period, then a 401 that does not count.
+    const validUntil = system.previousValidUntil;
+    if (!keyMatches(token, system.previousKeyHash) || validUntil === null || call.now >= validUntil)
+      return refuse(false);
+  }
+  // A known key on another system's webhook (or an unknown identifier) does not count either.
+  if (call.pathSystem !== undefined && call.pathSystem !== system.identifier) return refuse(false);
+  call.system = system;
+  return undefined;
+}
+
+/** 403 `system_inactive`, before the rate check (so without X-RateLimit-* headers). */
+export function rejectInactiveSystem(call: TicketCall): Problem | undefined {
+  if (call.system === undefined || call.system.active) return undefined;
+  return Problem.of('system_inactive');
+}
+
+/**
+ * 429 `rate_limited` when the system spent its calls of the sliding minute. From here on every response
+ * carries X-RateLimit-Limit, -Remaining and -Reset (helpdesk-ticket-api.md, Limits).
+ */
+export async function limitSystemRate(call: TicketCall): Promise<Problem | undefined> {
+  const system = call.system;
+  if (system === undefined) return undefined;
+  const limit = system.rateLimitPerMinute;
+  const take = await call.deps.rateLimits.take(
+    `hd:system:${system.identifier}`,
+    limit,
+    RATE_WINDOW_MS,
+    call.now,
+  );
+  const resetAt = take.oldestAt + RATE_WINDOW_MS;
+  call.reply.headers({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(take.allowed ? limit - take.count : 0),
+    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+  });
+  if (take.allowed) return undefined;
+  const retryAfter = Math.max(1, Math.ceil((resetAt - call.now) / 1000));
+  return Problem.of(
+    'rate_limited',
+    {
+      detail: `This system used its ${limit} calls of the last minute. Retry after the time in the Retry-After header.`,
+    },
+    { 'retry-after': String(retryAfter) },
+  );
+}
+
+/** OPTIONS: 200 with `Allow` and no body, after the key and the rate check (it counts). */
+export function answerOptions(call: TicketCall): Answer | undefined {
+  if (call.request.method !== 'OPTIONS' || call.route === undefined) return undefined;
+  return { status: 200, headers: { allow: allowHeader(call.route) } };
+}
+
+/** 403 `forbidden_scope` with `required_scope`, after the rate check. */
+export function requireScope(call: TicketCall): Problem | undefined {
+  const { route, system } = call;
+  if (route === undefined || system === undefined || system.scopes.includes(route.scope)) return undefined;
+  return Problem.of('forbidden_scope', {
+    detail: `This key lacks the scope "${route.scope}" that this route requires.`,
+    required_scope: route.scope,
+  });
+}
+
+/**
+ * The webhook's body shape, after the key and the rate check. With a JSON type, a body that is not an
+ * object or a list is the server-level 400 without `code`; a list, or any non-object under another type,
+ * is 422 `invalid_body`.
+ */
+export function requireWebhookObjectBody(call: TicketCall): Problem | undefined {
+  if (call.route?.body !== 'webhook' || !isPost(call)) return undefined;
+  const parsed = parseJson(call.body);
+  if (parsed.ok && isPlainObject(parsed.value)) {
+    call.json = parsed.text;
+    return undefined;
+  }
+  const jsonType = isJsonMediaType(call.request.headers['content-type']);
+  if (jsonType && (!parsed.ok || !Array.isArray(parsed.value))) {
+    return Problem.withoutCode(400, 'The body could not be read as a JSON object or list.');
+  }
+  return Problem.of('invalid_body', { detail: INVALID_BODY_DETAIL });
+}

@@ -1,0 +1,102 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import { Problem } from '../http/problem.js';
+import { uuidv7 } from '../ids.js';
+import { ticketCatalog } from './catalog-repository.js';
+import type { PartnerSystem } from './system-repository.js';
+import { findTicketByExternalId, insertTicketOnce, type Ticket } from './ticket-repository.js';
+import { readTicketRequest, type TicketWarning } from './ticket-request.js';
+
+/** What opening a ticket came to: a refusal, a new ticket (201), or the existing one (200). */
+export type TicketOutcome =
+  | { kind: 'refused'; problem: Problem }
+  | { kind: 'created' | 'duplicate'; ticket: Ticket; warnings: TicketWarning[] };
+
+/** Retry-After of `misconfigured_system`: the operator needs time to fix the system. */
+const MISCONFIGURED_RETRY_AFTER_SECONDS = 300;
+
+/** Opens tickets for partner systems; the registry of `external_id` is shared by both ticket routes. */
+export function createTicketService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  function duplicateOf(ticket: Ticket, description: string): TicketOutcome {
+    const warnings: TicketWarning[] =
+      ticket.description === description
+        ? []
+        : [
+            {
+              code: 'description_differs',
+              message:
+                'This external_id was sent before with another description; the existing ticket is returned unchanged.',
+            },
+          ];
+    return { kind: 'duplicate', ticket, warnings };
+  }
+
+  return {
+    /** Validates the body text of a ticket request and opens the ticket, once per `external_id`. */
+    async open(system: PartnerSystem, bodyText: string, source: Ticket['source']): Promise<TicketOutcome> {
+      const catalog = await ticketCatalog(db, system);
+      const request = readTicketRequest(bodyText, catalog);
+      if (!request.ok) return { kind: 'refused', problem: request.problem };
+      const draft = request.draft;
+
+      const existing = await findTicketByExternalId(db, system.identifier, draft.externalId);
+      if (existing !== undefined) return duplicateOf(existing, draft.description);
+
+      if (draft.categoryId === null) {
+        return {
+          kind: 'refused',
+          problem: Problem.of(
+            'misconfigured_system',
+            {},
+            { 'retry-after': String(MISCONFIGURED_RETRY_AFTER_SECONDS) },
+          ),
+        };
+      }
+
+      const now = clock.now();
+      const created = await insertTicketOnce(db, {
+        id: uuidv7(now),
+        system_id: system.identifier,
+        external_id: draft.externalId,
+        source,
+        company_id: draft.companyId,
+        description: draft.description,
+        category_id: draft.categoryId,
+        priority_id: draft.priorityId,
+        support_level: draft.supportLevel,
+        nature: draft.nature,
+        cnpj: draft.cnpj,
+        requester_name: draft.requesterName,
+        requester_contact: draft.requesterContact,
+        created_at: now,
+      });
+      if (created !== undefined) return { kind: 'created', ticket: created, warnings: draft.warnings };
+
+      // Another request with the same external_id committed between our look-up and our insert.
+      const winner = await findTicketByExternalId(db, system.identifier, draft.externalId);
+      if (winner === undefined) throw new Error('ticket registry conflict without a stored ticket');
+      return duplicateOf(winner, draft.description);
+    },
+  };
+}
+
+export type TicketService = ReturnType<typeof createTicketService>;
+
+/** The ticket response body (helpdesk-ticket-api.md, Ticket response). */
+export function ticketResponseBody(ticket: Ticket, duplicate: boolean, warnings: readonly TicketWarning[]) {
+  return {
+    ticket: ticket.number,
+    id: ticket.id,
+    duplicate,
+    warnings,
+    applied: {
+      category_id: ticket.categoryId,
+      priority_id: ticket.priorityId,
+      support_level: ticket.supportLevel,
+      nature: ticket.nature,
+      company: ticket.companyId,
+    },
+  };
+}

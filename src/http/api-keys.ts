@@ -1,0 +1,41 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+// Keys are a prefix followed by 43 characters of base64url (32 random bytes); only a SHA-256 of the
+// whole key is stored, and a key is shown once (DECISIONS, Both APIs).
+
+/** A new key with the given prefix (`gtes_` for partner systems, `gtpk_` for merchants). */
+export function generateApiKey(prefix: string): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+/** The stored form of a key: hex SHA-256 of the whole key text. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** True when `key` hashes to `storedHash`, compared in constant time. */
+export function keyMatches(key: string, storedHash: string | null): boolean {
+  if (storedHash === null) return false;
+  const presented = Buffer.from(hashApiKey(key), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}
+
+/**
+ * The token of an `Authorization: Bearer <token>` header: the scheme word in any case, spaces around
+ * and between tolerated. Null when the header is absent or not of that shape.
+ */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** True when the text has the shape of a key with the prefix: prefix + 43 base64url characters. */
+export function hasKeyShape(text: string, prefix: string): boolean {
+  return (
+    text.length === prefix.length + 43 &&
+    text.startsWith(prefix) &&
+    /^[A-Za-z0-9_-]{43}$/.test(text.slice(prefix.length))
+  );
+}

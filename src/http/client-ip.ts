@@ -1,0 +1,28 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/**
+ * The key under which an address counts for IP limits: an IPv4 address as it is, an IPv6 address by
+ * its /64 block (DECISIONS, Both APIs). IPv4-mapped IPv6 addresses count as their IPv4 address.
+ */
+export function ipBlockKey(address: string): string {
+  const zoneless = address.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(zoneless);
+  if (mapped?.[1] !== undefined) return mapped[1];
+  if (isIPv4(zoneless) || !isIPv6(zoneless)) return zoneless;
+  return `${expandIPv6(zoneless).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address, as lowercase hex without leading zeros. */
+function expandIPv6(address: string): string[] {
+  let text = address.toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4 !== null) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = text.slice(0, v4.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...zeros, ...right].map((group) => parseInt(group, 16).toString(16));
+}

@@ -1,0 +1,133 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyReply } from 'fastify';
+
+/**
+ * The one catalogue of problem codes of the service: each code's HTTP status and default detail.
+ * The two public documents list their codes under "Errors"; the admin API adds its own at the end.
+ */
+export const problemCatalogue = {
+  // Both public APIs
+  conflicting_credentials: {
+    status: 400,
+    detail:
+      'Send only the Authorization header of this API; another system’s authentication header was sent.',
+  },
+  not_found: {
+    status: 404,
+    detail: 'There is no such route. Check the path, its version and any trailing slash.',
+  },
+  method_not_allowed: {
+    status: 405,
+    detail: 'This route does not accept that method; see the Allow header.',
+  },
+  rate_limited: { status: 429, detail: 'Too many requests. Retry after the time in the Retry-After header.' },
+  internal_error: {
+    status: 500,
+    detail: 'An unexpected error occurred. Retry later; the request was not applied.',
+  },
+  not_implemented: { status: 501, detail: 'This route is planned and not available yet.' },
+  temporarily_unavailable: {
+    status: 503,
+    detail:
+      'The API is temporarily switched off. Keep the request and resend it after the time in the Retry-After header.',
+  },
+
+  // Partner help-desk ticket API (helpdesk-ticket-api.md, Errors)
+  unauthorized: { status: 401, detail: 'A valid API key is required: send Authorization: Bearer <API_KEY>.' },
+  system_inactive: { status: 403, detail: 'This system is deactivated. Contact support.' },
+  forbidden_scope: { status: 403, detail: 'The API key lacks the scope this route requires.' },
+  payload_too_large: { status: 413, detail: 'The request body is larger than 65536 bytes.' },
+  unsupported_media_type: {
+    status: 415,
+    detail: 'Send the body as JSON with Content-Type: application/json (lowercase).',
+  },
+  invalid_body: { status: 422, detail: 'The request body must be a JSON object.' },
+  invalid_field: { status: 422, detail: 'A field has a value that is not allowed.' },
+  missing_external_id: { status: 422, detail: '"external_id" is required.' },
+  missing_description: { status: 422, detail: '"description" is required.' },
+  missing_company: { status: 422, detail: '"company" is required.' },
+  field_too_long: { status: 422, detail: 'A field is longer than allowed.' },
+  invalid_company: { status: 422, detail: '"company" is not one of the companies of the options route.' },
+  invalid_nature: { status: 422, detail: '"nature" is not one of the natures of the options route.' },
+  misconfigured_system: {
+    status: 503,
+    detail:
+      'This system cannot open tickets because of its configuration (no usable default category). Support has been told; keep the ticket and resend after the time in the Retry-After header.',
+  },
+
+  // Admin API (admin-api.md): bad input says what to fix and changes nothing
+  forbidden: {
+    status: 403,
+    detail: 'The support token may only list systems, keys and tickets, and revoke keys.',
+  },
+  malformed_json: { status: 400, detail: 'The request body is not valid JSON.' },
+  validation_failed: { status: 422, detail: 'The request is not valid.' },
+  conflict: { status: 409, detail: 'The request conflicts with the stored data.' },
+} as const satisfies Record<string, { status: number; detail: string }>;
+
+export type ProblemCode = keyof typeof problemCatalogue;
+
+/** Extra members of a problem body beyond type, title, status, detail and code. */
+export interface ProblemExtras {
+  detail?: string;
+  param?: string;
+  required_scope?: string;
+  [member: string]: unknown;
+}
+
+/** A refusal: a catalogue code with its extras, or a server-level status without `code`. */
+export class Problem extends Error {
+  override name = 'Problem';
+  readonly status: number;
+  readonly detail: string;
+
+  constructor(
+    readonly code: ProblemCode | null,
+    readonly extras: ProblemExtras = {},
+    status?: number,
+    /** Response headers that belong to this refusal (Retry-After, Allow, WWW-Authenticate). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(code ?? 'problem');
+    const entry = code === null ? undefined : problemCatalogue[code];
+    this.status = entry?.status ?? status ?? 500;
+    this.detail = extras.detail ?? entry?.detail ?? statusTitle(this.status);
+  }
+
+  /** A refusal with a catalogue code. */
+  static of(code: ProblemCode, extras: ProblemExtras = {}, headers: Record<string, string> = {}): Problem {
+    return new Problem(code, extras, undefined, headers);
+  }
+
+  /** A server-level refusal: a status and detail, no `code` (documented exceptions only). */
+  static withoutCode(status: number, detail: string): Problem {
+    return new Problem(null, { detail }, status);
+  }
+
+  /** The `application/problem+json` document. */
+  toJSON(): Record<string, unknown> {
+    const { detail: _detail, ...extras } = this.extras;
+    return {
+      type: 'about:blank',
+      title: statusTitle(this.status),
+      status: this.status,
+      detail: this.detail,
+      ...(this.code === null ? {} : { code: this.code }),
+      ...extras,
+    };
+  }
+}
+
+/** The English name of an HTTP status, as `title` carries it (Node's reason phrases). */
+export function statusTitle(status: number): string {
+  return STATUS_CODES[status] ?? 'Unknown Status';
+}
+
+/** Writes a problem as `application/problem+json`, with the headers that belong to it. */
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  return reply
+    .code(problem.status)
+    .headers(problem.headers)
+    .type('application/problem+json; charset=utf-8')
+    .send(JSON.stringify(problem.toJSON()));
+}

@@ -1,0 +1,11 @@
+import { randomBytes } from 'node:crypto';
+
+/** A UUIDv7 (RFC 9562): 48 bits of milliseconds, then random bits. Sortable by time, unguessable. */
+export function uuidv7(nowMs: number): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(nowMs, 0, 6);
+  bytes[6] = 0x70 | ((bytes[6] ?? 0) & 0x0f);
+  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics of one app instance (its own registry, so that test apps do not share counters). */
+export function createMetrics() {
+  const registry = new Registry();
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered by the public listener, by API and status.',
+    labelNames: ['api', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer a request of the public listener, by API.',
+    labelNames: ['api'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+    registers: [registry],
+  });
+
+  const apiOf = (url: string) =>
+    url.startsWith('/v1/api-external-system/')
+      ? 'helpdesk'
+      : url.startsWith('/v1/api-public/')
+        ? 'pos'
+        : 'other';
+
+  return {
+    registry,
+    /** Counts one answered request of the public listener. */
+    observe(request: FastifyRequest, reply: FastifyReply): void {
+      const api = apiOf(request.url);
+      requests.inc({ api, status: String(reply.statusCode) });
+      duration.observe({ api }, reply.elapsedTime / 1000);
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,25 @@
+import { ipBlockKey } from '../http/client-ip.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * The IP block of both public APIs: wrong-key refusals counted per IP (IPv6 by /64) over a sliding
+ * minute; at `threshold` refusals the IP is blocked, even with a right key, until they leave the minute.
+ */
+export function createIpBlock(deps: { store: RateLimitStore; namespace: string; threshold: number }) {
+  const { store, namespace, threshold } = deps;
+  const key = (ip: string) => `${namespace}:ipfail:${ipBlockKey(ip)}`;
+  return {
+    /** Milliseconds the IP stays blocked; 0 when it is not blocked. */
+    blockedFor(ip: string, now: number): Promise<number> {
+      return store.waitBelow(key(ip), threshold, WINDOW_MS, now);
+    },
+    /** Counts one wrong-key refusal of the IP. */
+    async recordFailure(ip: string, now: number): Promise<void> {
+      await store.add(key(ip), WINDOW_MS, now);
+    },
+  };
+}
+
+export type IpBlock = ReturnType<typeof createIpBlock>;

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { helpdeskIsEmpty, seedHelpdeskDemo, DEMO_SYSTEM } from './helpdesk/demo.js';
+import { systemClock } from './clock.js';
+import { createMaintenanceSwitch } from './settings/maintenance.js';
+
+// The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
+// public and admin ports, and closes gracefully on SIGTERM/SIGINT.
+
+function readConfig(): Config {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function demoWanted(config: Config): boolean {
+  if (config.demo === 'off') return false;
+  return config.demo === 'on' || config.database.kind === 'sqlite';
+}
+
+async function main(): Promise<void> {
+  let config = readConfig();
+  const generatedAdminToken = config.adminToken === null && config.env !== 'production';
+  if (generatedAdminToken)
+    config = Object.freeze({ ...config, adminToken: randomBytes(24).toString('base64url') });
+
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  const app = buildApp(config, { db });
+  const log = app.public.log;
+
+  if (demoWanted(config) && (await helpdeskIsEmpty(db))) {
+    const key = await seedHelpdeskDemo({
+      db,
+      clock: systemClock,
+      maintenance: createMaintenanceSwitch({ db, clock: systemClock }),
+    });
+    printDemo(config, key);
+  }
+
+  await app.public.listen({ port: config.port, host: config.host });
+  if (config.adminToken === null) {
+    log.warn('ADMIN_TOKEN is not set: the admin listener is not started (production)');
+  } else {
+    await app.admin.listen({ port: config.adminPort, host: config.adminHost });
+    if (generatedAdminToken) {
+      log.warn(`ADMIN_TOKEN is not set; for this run the admin API accepts: Bearer ${config.adminToken}`);
+    }
+  }
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'closing: no new connections, finishing requests in flight');
+    const forced = setTimeout(() => {
+      log.error('requests still in flight after 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    forced.unref();
+    app
+      .close()
+      .then(() => db.destroy())
+      .then(() => {
+        log.info('closed');
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'error while closing');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => {
+    shutdown('SIGTERM');
+  });
+  process.on('SIGINT', () => {
+    shutdown('SIGINT');
+  });
+}
+
+function printDemo(config: Config, key: string): void {
+  const base = config.publicBaseUrl;
+  const lines = [
+    '',
+    'Demo data created (first start on an empty database; DEMO=false turns this off).',
+    `Demo partner system "${DEMO_SYSTEM}", key shown only this once:`,
+    `  ${key}`,
+    'Open a ticket:',
+    `  curl -s -X POST ${base}/v1/api-external-system/help-desk-ticket \\`,
+    `    -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\`,
+    `    -d '{"external_id":"demo-1","company":"acme","description":"Terminal 3 does not print receipts."}'`,
+    'Read the ticket options:',
+    `  curl -s ${base}/v1/api-external-system/help-desk-ticket-options -H 'Authorization: Bearer ${key}'`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+await main();

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeEach, describe } from 'vitest';
+import { buildApp, type App } from '../src/app.js';
+import type { Clock } from '../src/clock.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type Db } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { createMemoryRateLimitStore } from '../src/rate-limit/memory-store.js';
+import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
+
+// The harness of the HTTP suites: a fresh app per test on every dialect, a manual clock, and helpers
+// that talk to the admin API the way the operator would.
+
+/** A clock the test moves by hand. Starts at a fixed instant so that headers are predictable. */
+export class ManualClock implements Clock {
+  constructor(private ms = Date.UTC(2026, 10, 20, 12, 0, 0)) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+  set(ms: number): void {
+    this.ms = ms;
+  }
+}
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const SUPPORT_TOKEN = 'test-support-token-0123456789';
+
+/** A database the suites run on. */
+export interface Dialect {
+  name: 'sqlite' | 'postgres';
+  /** Opens an empty, migrated database of its own; `drop` removes it. */
+  open(): Promise<{ db: Db; drop(): Promise<void> }>;
+}
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+const sqlite: Dialect = {
+  name: 'sqlite',
+  async open() {
+    const db = openDatabase({ kind: 'sqlite', path: ':memory:' });
+    await migrateToLatest(db);
+    return { db, drop: () => db.destroy() };
+  },
+};
+
+const postgres: Dialect = {
+  name: 'postgres',
+  async open() {
+    if (postgresUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const admin = openDatabase({ kind: 'postgres', url: postgresUrl }, { poolSize: 1 });
+    await sql`create schema ${sql.id(schema)}`.execute(admin);
+    const db = openDatabase({ kind: 'postgres', url: postgresUrl }, { searchPath: schema, poolSize: 5 });
+    await migrateToLatest(db);
+    return {
+      db,
+      async drop() {
+        await db.destroy();
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+        await admin.destroy();
+      },
+    };
+  },
+};
+
+/** SQLite always; PostgreSQL when TEST_DATABASE_URL is set (CI sets it). */
+export const dialects: Dialect[] = [sqlite, postgres];
+
+/**
+ * Declares a suite once per dialect. Without TEST_DATABASE_URL the PostgreSQL copy is skipped, and its
+ * name says so.
+ */
+export function describeEachDialect(name: string, body: (dialect: Dialect) => void): void {
+  for (const dialect of dialects) {
+    const skipped = dialect.name === 'postgres' && postgresUrl === undefined;
+    const title = `${name} [${dialect.name}${skipped ? ': skipped, TEST_DATABASE_URL is not set' : ''}]`;
+    describe.skipIf(skipped)(title, () => {
+      body(dialect);
+    });
+  }
+}
+
+/** The configuration of a test app: explicit values, overridable per suite. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_BASE_URL: 'https://api.example.test',
+    DATABASE_URL: 'file::memory:',
+    ADMIN_TOKEN,
+    SUPPORT_TOKEN,
+    CURSOR_SECRET: 'test-cursor-secret-0123456789',
+    IP_BLOCK_THRESHOLD: '20',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+}
+
+/** A running test app with its database, clock and admin helpers. */
+export interface TestApp {
+  app: App;
+  db: Db;
+  clock: ManualClock;
+  rateLimits: RateLimitStore;
+  /** A request to the public listener. */
+  call(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** A request to the admin listener with the operator's token; throws unless it answers 2xx. */
+  admin(method: InjectOptions['method'], url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  /** Like `admin`, but returns any status. */
+  adminRaw(options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+/** Builds a fresh app on the dialect before each test and closes it after. */
+export function useTestApp(dialect: Dialect, options: { config?: Record<string, string> } = {}): TestApp {
+  const current = {} as TestApp;
+  let drop: (() => Promise<void>) | undefined;
+  beforeEach(async () => {
+    const opened = await dialect.open();
+    drop = opened.drop;
+    const clock = new ManualClock();
+    const rateLimits = createMemoryRateLimitStore();
+    const app = buildApp(testConfig(options.config), { db: opened.db, clock, rateLimits, logger: false });
+    Object.assign(current, {
+      app,
+      db: opened.db,
+      clock,
+      rateLimits,
+      call: (request: InjectOptions) => app.public.inject(request),
+      adminRaw: (request: InjectOptions) =>
+        app.admin.inject({ ...request, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...request.headers } }),
+      async admin(method: InjectOptions['method'], url: string, body?: unknown) {
+        const response = await app.admin.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+        });
+        if (response.statusCode >= 300) {
+          throw new Error(`admin ${String(method)} ${url} answered ${response.statusCode}: ${response.body}`);
+        }
+        return response;
+      },
+    });
+  });
+  afterEach(async () => {
+    await current.app.close();
+    await drop?.();
+  });
+  afterAll(() => undefined);
+  return current;
+}
