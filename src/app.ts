@@ -98,6 +98,12 @@ export function buildApp(config: Config, deps: AppDeps): App {
   publicApp.all(`${TICKET_API_PREFIX}*`, ticketApi);
   publicApp.setNotFoundHandler(answerNotFound);
   publicApp.setErrorHandler((error, request, reply) => {
+    // Fastify refuses a malformed Content-Type (and QUERY without one) before any route runs; the APIs
+    // judge method and type themselves, in their documented order of problems.
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') {
+      return answerNotFound(request, reply);
+    }
     request.log.error({ err: error }, 'unexpected error');
     return sendProblem(reply.header('x-request-id', request.id), Problem.of('internal_error'));
   });

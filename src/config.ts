@@ -123,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     port: e.PORT,
     host: e.HOST,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    database: parseDatabaseUrl(e.DATABASE_URL),
+    // Frozen too: Object.freeze below is shallow, and the whole configuration is read-only.
+    database: Object.freeze(parseDatabaseUrl(e.DATABASE_URL)),
     redisUrl: e.REDIS_URL ?? null,
     adminHost: e.ADMIN_HOST,
     adminPort: e.ADMIN_PORT,

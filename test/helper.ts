@@ -48,23 +48,57 @@ const sqlite: Dialect = {
   },
 };
 
+/**
+ * One PostgreSQL database per test file (created on first use, dropped when the file ends), one schema per
+ * test inside it. Test files run in parallel workers; giving each its own database keeps one worker's
+ * schema drops out of another's catalog look-ups (the migrator introspects every schema of its database).
+ */
+let fileDatabase: Promise<{ name: string; url: string; admin: Db }> | undefined;
+
+function postgresFileDatabase(): Promise<{ name: string; url: string; admin: Db }> {
+  fileDatabase ??= (async () => {
+    if (postgresUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
+    const name = `test_file_${randomBytes(6).toString('hex')}`;
+    const server = openDatabase({ kind: 'postgres', url: postgresUrl }, { poolSize: 1 });
+    await sql`create database ${sql.id(name)}`.execute(server);
+    await server.destroy();
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    const admin = openDatabase({ kind: 'postgres', url: url.toString() }, { poolSize: 1 });
+    return { name, url: url.toString(), admin };
+  })();
+  return fileDatabase;
+}
+
+/** Drops the file's PostgreSQL database (after its PostgreSQL suite). */
+async function closePostgresFileDatabase(): Promise<void> {
+  if (fileDatabase === undefined || postgresUrl === undefined) return;
+  const { name, admin } = await fileDatabase;
+  fileDatabase = undefined;
+  await admin.destroy();
+  const server = openDatabase({ kind: 'postgres', url: postgresUrl }, { poolSize: 1 });
+  await sql`drop database if exists ${sql.id(name)} with (force)`.execute(server);
+  await server.destroy();
+}
+
 const postgres: Dialect = {
   name: 'postgres',
   async open() {
-    if (postgresUrl === undefined) throw new Error('TEST_DATABASE_URL is not set');
+    const { url, admin } = await postgresFileDatabase();
     const schema = `test_${randomBytes(6).toString('hex')}`;
-    const admin = openDatabase({ kind: 'postgres', url: postgresUrl }, { poolSize: 1 });
     await sql`create schema ${sql.id(schema)}`.execute(admin);
-    const db = openDatabase({ kind: 'postgres', url: postgresUrl }, { searchPath: schema, poolSize: 5 });
-    await migrateToLatest(db);
-    return {
-      db,
-      async drop() {
-        await db.destroy();
-        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-        await admin.destroy();
-      },
+    const db = openDatabase({ kind: 'postgres', url }, { searchPath: schema, poolSize: 5 });
+    const drop = async () => {
+      await db.destroy();
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
     };
+    try {
+      await migrateToLatest(db);
+    } catch (error) {
+      await drop();
+      throw error;
+    }
+    return { db, drop };
   },
 };
 
@@ -80,6 +114,7 @@ export function describeEachDialect(name: string, body: (dialect: Dialect) => vo
     const skipped = dialect.name === 'postgres' && postgresUrl === undefined;
     const title = `${name} [${dialect.name}${skipped ? ': skipped, TEST_DATABASE_URL is not set' : ''}]`;
     describe.skipIf(skipped)(title, () => {
+      if (dialect.name === 'postgres') afterAll(closePostgresFileDatabase);
       body(dialect);
     });
   }
@@ -119,8 +154,9 @@ export function useTestApp(dialect: Dialect, options: { config?: Record<string, 
   const current = {} as TestApp;
   let drop: (() => Promise<void>) | undefined;
   beforeEach(async () => {
+    drop = undefined;
     const opened = await dialect.open();
-    drop = opened.drop;
+    drop = () => opened.drop();
     const clock = new ManualClock();
     const rateLimits = createMemoryRateLimitStore();
     const app = buildApp(testConfig(options.config), { db: opened.db, clock, rateLimits, logger: false });
@@ -131,7 +167,10 @@ export function useTestApp(dialect: Dialect, options: { config?: Record<string, 
       rateLimits,
       call: (request: InjectOptions) => app.public.inject(request),
       adminRaw: (request: InjectOptions) =>
-        app.admin.inject({ ...request, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...request.headers } }),
+        app.admin.inject({
+          ...request,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...request.headers },
+        }),
       async admin(method: InjectOptions['method'], url: string, body?: unknown) {
         const response = await app.admin.inject({
           method,
@@ -147,9 +186,9 @@ export function useTestApp(dialect: Dialect, options: { config?: Record<string, 
     });
   });
   afterEach(async () => {
+    if (drop === undefined) return; // the database did not open: nothing to close
     await current.app.close();
-    await drop?.();
+    await drop();
   });
-  afterAll(() => undefined);
   return current;
 }

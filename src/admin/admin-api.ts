@@ -65,7 +65,17 @@ export function parseInput<S extends z.ZodType>(
 
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
-  const app = Fastify({ logger: deps.logger, genReqId: () => randomUUID(), bodyLimit: 50 * 1024 * 1024 });
+  const app = Fastify({
+    logger: deps.logger,
+    genReqId: () => randomUUID(),
+    bodyLimit: 50 * 1024 * 1024,
+    // A path that cannot be decoded (`%ff`) is refused by the router before any hook; without this it
+    // would get Fastify's own JSON error instead of the problem+json with a code that every error has.
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ err: error }, 'request refused by the framework');
+      void sendProblem(reply, Problem.of('not_found', { detail: 'The path is not a valid URL.' }));
+    },
+  });
 
   app.decorateRequest('adminRole', 'support');
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {

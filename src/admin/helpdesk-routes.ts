@@ -14,6 +14,7 @@ import {
   systemInput,
   systemView,
   ticketQueryInput,
+  wireTime,
   type CatalogTable,
 } from '../helpdesk/helpdesk-admin.js';
 import { parseInput, type AdminDeps } from './admin-api.js';
@@ -24,7 +25,9 @@ const integerId = z.strictObject({
   id: z
     .string()
     .regex(/^[1-9]\d{0,9}$/, 'must be a positive integer')
-    .transform(Number),
+    .transform(Number)
+    // Ids live in 32-bit integer columns: a larger one must be refused here, not fail in PostgreSQL.
+    .refine((id) => id <= 2_147_483_647, 'must be at most 2147483647'),
 });
 const textId = z.strictObject({
   id: z.string().regex(CATALOG_IDENTIFIER, 'must be 1 to 64 letters, digits, ".", "_" or "-"'),
@@ -90,7 +93,7 @@ export function registerHelpdeskAdminRoutes(app: FastifyInstance, deps: AdminDep
     );
     return reply.code(201).send({
       key,
-      previous_valid_until: previousValidUntil === null ? null : new Date(previousValidUntil).toISOString(),
+      previous_valid_until: previousValidUntil === null ? null : wireTime(previousValidUntil),
     });
   });
   app.post(

@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
 import * as helpdesk from './migrations/0001-helpdesk.js';
 
@@ -12,7 +13,16 @@ const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migra
 
 /** Applies every pending migration; throws with the failing migration's name if one fails. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // On PostgreSQL the migrator looks for its own tables in every schema unless told which one: name the
+  // schema the connection works in, so that a database holding several schemas migrates each on its own.
+  const schema = isPostgres(db)
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+    : undefined;
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((result) => result.status === 'Error');
   if (error !== undefined) {

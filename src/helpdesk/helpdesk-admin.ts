@@ -30,9 +30,18 @@ export const CATALOG_IDENTIFIER = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Option descriptions are at most 500 characters (helpdesk-ticket-api.md, Limits). */
 const DESCRIPTION_MAX = 500;
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+// PostgreSQL cannot store NUL in text: refused as bad input (422) instead of failing the write (500).
+const noNul = [(text: string) => !text.includes('\u0000'), 'must not contain the NUL character'] as const;
+
+const name = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .refine(...noNul);
 const description = z
   .string()
+  .refine(...noNul)
   .refine((text) => codePointLength(text) <= DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters`)
   .nullable()
   .default(null);
@@ -81,7 +90,12 @@ export const maintenanceInput = z.strictObject({
 });
 export const ticketQueryInput = z.strictObject({
   system: z.string().regex(SYSTEM_IDENTIFIER, 'must be a system identifier').optional(),
-  external_id: z.string().min(1).max(1000).optional(),
+  external_id: z
+    .string()
+    .min(1)
+    .max(1000)
+    .refine(...noNul)
+    .optional(),
   cursor: z
     .string()
     .regex(/^[1-9]\d{0,15}$/, 'must be the next_cursor of a previous page')
@@ -107,6 +121,11 @@ const KEY_COLUMN: Record<CatalogTable, 'id' | 'identifier'> = {
   hd_natures: 'identifier',
 };
 
+/** An instant on the wire: UTC with `Z`, whole seconds (DECISIONS, Both APIs). */
+export function wireTime(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
 /** The wire form of a row: booleans as booleans. */
 function shown(row: Record<string, unknown>): Record<string, unknown> {
   return 'active' in row ? { ...row, active: row.active === 1 } : row;
@@ -128,10 +147,9 @@ export function systemView(system: PartnerSystem) {
     default_category_id: system.defaultCategoryId,
     released_category_ids: system.releasedCategoryIds,
     has_key: system.hasKey,
-    previous_key_valid_until:
-      system.previousValidUntil === null ? null : new Date(system.previousValidUntil).toISOString(),
-    created_at: new Date(system.createdAt).toISOString(),
-    updated_at: new Date(system.updatedAt).toISOString(),
+    previous_key_valid_until: system.previousValidUntil === null ? null : wireTime(system.previousValidUntil),
+    created_at: wireTime(system.createdAt),
+    updated_at: wireTime(system.updatedAt),
   };
 }
 
@@ -151,7 +169,7 @@ export function ticketView(ticket: Ticket) {
     nature: ticket.nature,
     cnpj: ticket.cnpj,
     requester: { name: ticket.requesterName, contact: ticket.requesterContact },
-    created_at: new Date(ticket.createdAt).toISOString(),
+    created_at: wireTime(ticket.createdAt),
   };
 }
 

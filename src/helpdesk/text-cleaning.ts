@@ -3,7 +3,7 @@
 // U+2028/U+2029, except ZWNJ (U+200C) and ZWJ (U+200D); "spaces" are Unicode White_Space.
 
 const invisible = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const edgeSpaces = /^\p{White_Space}+|\p{White_Space}+$/gu;
+const space = /^\p{White_Space}$/u;
 
 /** True when the text holds a NUL character, which the ticket API refuses rather than cleans. */
 export function hasNul(text: string): boolean {
@@ -31,7 +31,14 @@ export function truncateCodePoints(text: string, max: number): string {
 
 /** Trims Unicode White_Space at both ends. */
 export function trimSpaces(text: string): string {
-  return text.replace(edgeSpaces, '');
+  // Scanned by hand: a regex anchored at the end (/\p{White_Space}+$/) backtracks over every inner run
+  // of spaces, which is quadratic (a 64 KiB field of spaces held the event loop for seconds). Every
+  // White_Space character is in the BMP, so one UTF-16 unit at a time is enough.
+  let start = 0;
+  let end = text.length;
+  while (start < end && space.test(text.charAt(start))) start += 1;
+  while (end > start && space.test(text.charAt(end - 1))) end -= 1;
+  return text.slice(start, end);
 }
 
 /**
@@ -53,7 +60,9 @@ export function removeInvisible(text: string): string {
  * followed by 2 digits. Returns null when it is not a CNPJ (the ticket then carries `cnpj_ignored`).
  */
 export function normaliseCnpj(text: string): string | null {
-  const unlabelled = trimSpaces(text).replace(/^cnpj\s*:?/i, '');
+  // White_Space, not \s: \s also matches U+FEFF, an invisible character that is neither a space nor
+  // punctuation, so "CNPJ\uFEFF: …" must stay ignored like any other stray character.
+  const unlabelled = trimSpaces(text).replace(/^cnpj\p{White_Space}*:?/iu, '');
   // Only ASCII letters are upper-cased: 'ı'.toUpperCase() is 'I', which would turn a non-CNPJ into one.
   const compact = unlabelled
     .replace(/[\p{P}\p{White_Space}]/gu, '')

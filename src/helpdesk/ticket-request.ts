@@ -364,7 +364,9 @@ function ignoredFields(members: readonly JsonMember[], values: ReadonlyMap<strin
   const seen = new Set<string>();
   const add = (name: string): void => {
     const shown = truncateCodePoints(removeInvisible(name), TICKET_LIMITS.ignoredFieldNameLength);
-    if (shown === '' || seen.has(shown)) return;
+    // Every ignored field is reported (Ticket request, general rules), so a name that is empty, or
+    // empty once its invisible characters are gone, is listed as "" rather than dropped.
+    if (seen.has(shown)) return;
     seen.add(shown);
     names.push(shown);
   };

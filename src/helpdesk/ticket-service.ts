@@ -44,7 +44,10 @@ export function createTicketService(deps: { db: Db; clock: Clock }) {
       const existing = await findTicketByExternalId(db, system.identifier, draft.externalId);
       if (existing !== undefined) return duplicateOf(existing, draft.description);
 
-      if (draft.categoryId === null) {
+      // DECISIONS (Ticket API): a system without a usable default category "cannot open tickets", so
+      // every new ticket is refused, even one that names a released category. Resubmissions above
+      // still answer 200 with the existing ticket.
+      if (catalog.defaultCategoryId === null || draft.categoryId === null) {
         return {
           kind: 'refused',
           problem: Problem.of(

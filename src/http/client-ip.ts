@@ -6,10 +6,20 @@ import { isIPv4, isIPv6 } from 'node:net';
  */
 export function ipBlockKey(address: string): string {
   const zoneless = address.replace(/%.*$/, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(zoneless);
-  if (mapped?.[1] !== undefined) return mapped[1];
   if (isIPv4(zoneless) || !isIPv6(zoneless)) return zoneless;
-  return `${expandIPv6(zoneless).slice(0, 4).join(':')}::/64`;
+  const groups = expandIPv6(zoneless);
+  // ::ffff:0:0/96 in any spelling (`::ffff:192.0.2.1`, `::ffff:c000:201`, zeros written out): by /64,
+  // every IPv4 client would share one key, and one of them could block all the others.
+  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:ffff') {
+    return groups
+      .slice(6)
+      .flatMap((group) => {
+        const value = parseInt(group, 16);
+        return [value >> 8, value & 0xff];
+      })
+      .join('.');
+  }
+  return `${groups.slice(0, 4).join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of an IPv6 address, as lowercase hex without leading zeros. */

@@ -67,9 +67,9 @@ export async function seedHelpdesk(t: TestApp, systemOverrides: Record<string, u
   await system('gamma', ['lead.create']);
   const rotate = async (identifier: string) =>
     (
-      JSON.parse(
-        (await t.admin('POST', `/admin/v1/helpdesk/systems/${identifier}/keys/rotate`)).body,
-      ) as { key: string }
+      JSON.parse((await t.admin('POST', `/admin/v1/helpdesk/systems/${identifier}/keys/rotate`)).body) as {
+        key: string;
+      }
     ).key;
   return { alpha: await rotate('alpha'), beta: await rotate('beta'), gamma: await rotate('gamma') };
 }

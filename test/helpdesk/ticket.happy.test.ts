@@ -37,7 +37,11 @@ describeEachDialect('ticket API, happy paths', (dialect) => {
 
   it('options: 200 with the system view of the catalog', async () => {
     const keys = await seedHelpdesk(t);
-    const response = await t.call({ method: 'GET', url: OPTIONS_URL, headers: { authorization: `Bearer ${keys.alpha}` } });
+    const response = await t.call({
+      method: 'GET',
+      url: OPTIONS_URL,
+      headers: { authorization: `Bearer ${keys.alpha}` },
+    });
     expect(response.statusCode).toBe(200);
     const body = json(response);
     expect(body.companies).toEqual([

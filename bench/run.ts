@@ -1,0 +1,112 @@
+import Fastify from 'fastify';
+import { buildApp } from '../src/app.js';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { seedHelpdeskDemo } from '../src/helpdesk/demo.js';
+import { createHelpdeskAdmin } from '../src/helpdesk/helpdesk-admin.js';
+import { createMaintenanceSwitch } from '../src/settings/maintenance.js';
+
+// `npm run bench`: time per request of the ticket API through the whole app (inject, no sockets), as a
+// ratio to a bare Fastify route measured in the same run. Not part of the tests' pass/fail.
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3000);
+
+async function measure(name: string, run: (i: number) => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < Math.min(300, ROUNDS); i += 1) await run(-1 - i); // warm-up
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < ROUNDS; i += 1) await run(i);
+  const perCall = Number(process.hrtime.bigint() - start) / ROUNDS / 1000;
+  console.log(`${name.padEnd(44)} ${perCall.toFixed(1).padStart(8)} µs/request`);
+  return perCall;
+}
+
+const bare = Fastify();
+bare.get('/ping', () => ({ ok: true }));
+await bare.ready();
+
+const db = openDatabase({ kind: 'sqlite', path: ':memory:' });
+await migrateToLatest(db);
+const maintenance = createMaintenanceSwitch({ db, clock: systemClock });
+const key = await seedHelpdeskDemo({ db, clock: systemClock, maintenance });
+const admin = createHelpdeskAdmin({ db, clock: systemClock, maintenance });
+const demo = await admin.system('demo');
+await admin.putSystem('demo', {
+  name: demo.name,
+  active: true,
+  scopes: ['help-desk-ticket.create'],
+  rate_limit_per_minute: 1_000_000,
+  key_grace_seconds: demo.keyGraceSeconds,
+  default_category_id: demo.defaultCategoryId,
+  released_category_ids: demo.releasedCategoryIds,
+});
+const config = loadConfig({
+  NODE_ENV: 'test',
+  ADMIN_TOKEN: 'bench-admin-token-0123',
+  LOG_LEVEL: 'silent',
+  IP_BLOCK_THRESHOLD: '1000000',
+});
+const app = buildApp(config, { db, logger: false });
+await app.public.ready();
+
+const auth = { authorization: `Bearer ${key}` };
+const json = { ...auth, 'content-type': 'application/json' };
+const body = (id: string) =>
+  JSON.stringify({
+    external_id: id,
+    company: 'acme',
+    description: 'Printer jams on receipt 3.',
+    category: 10,
+  });
+
+console.log(`ticket API, ${ROUNDS} requests each, SQLite in memory`);
+const baseline = await measure('baseline: bare Fastify GET', () => bare.inject({ url: '/ping' }));
+const results: [string, number][] = [
+  [
+    'GET help-desk-ticket-options',
+    await measure('GET help-desk-ticket-options', () =>
+      app.public.inject({ url: '/v1/api-external-system/help-desk-ticket-options', headers: auth }),
+    ),
+  ],
+  [
+    'POST help-desk-ticket (new, 201)',
+    await measure('POST help-desk-ticket (new, 201)', (i) =>
+      app.public.inject({
+        method: 'POST',
+        url: '/v1/api-external-system/help-desk-ticket',
+        headers: json,
+        payload: body(`bench-${i}`),
+      }),
+    ),
+  ],
+  [
+    'POST help-desk-ticket (duplicate, 200)',
+    await measure('POST help-desk-ticket (duplicate, 200)', () =>
+      app.public.inject({
+        method: 'POST',
+        url: '/v1/api-external-system/help-desk-ticket',
+        headers: json,
+        payload: body('bench-1'),
+      }),
+    ),
+  ],
+  [
+    'POST with an unknown key (401)',
+    await measure('POST with an unknown key (401)', () =>
+      app.public.inject({
+        method: 'POST',
+        url: '/v1/api-external-system/help-desk-ticket',
+        headers: { ...json, authorization: `Bearer gtes_${'x'.repeat(43)}` },
+        payload: body('x'),
+      }),
+    ),
+  ],
+];
+console.log('\nratio to the baseline (lower is better):');
+for (const [name, perCall] of results)
+  console.log(`  ${name.padEnd(42)} ${(perCall / baseline).toFixed(1)}x`);
+
+await app.close();
+await bare.close();
+await db.destroy();

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+// The configuration (admin-api.md, Configuration): defaults, a frozen result, and one clear message
+// naming the variable for every value the service cannot start with.
+
+/** The error loadConfig throws for `env`, which must be a ConfigError. */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('defaults per the Configuration list', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 8080,
+      host: '0.0.0.0',
+      publicBaseUrl: 'http://localhost:8080',
+      database: { kind: 'sqlite', path: './data/service.sqlite' },
+      redisUrl: null,
+      adminHost: '127.0.0.1',
+      adminPort: 8081,
+      adminToken: null,
+      supportToken: null,
+      trustProxy: [],
+      logLevel: 'info',
+      demo: 'auto',
+      posRotationGraceSeconds: 86400,
+      posSalesQueryTimeoutMs: 15000,
+      posEventsQueryTimeoutMs: 3000,
+      ipBlockThreshold: 20,
+    });
+    // Outside production an unset CURSOR_SECRET gets a random one of its own.
+    expect(config.cursorSecret.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({}).cursorSecret).not.toBe(config.cursorSecret);
+  });
+
+  it('empty values count as unset', () => {
+    const config = loadConfig({ PORT: '', ADMIN_TOKEN: '', DEMO: '', TRUST_PROXY: '', DATABASE_URL: '' });
+    expect(config.port).toBe(8080);
+    expect(config.adminToken).toBeNull();
+    expect(config.demo).toBe('auto');
+    expect(config.trustProxy).toEqual([]);
+    expect(config.database).toEqual({ kind: 'sqlite', path: './data/service.sqlite' });
+  });
+
+  it('reads every variable it is given', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+      DATABASE_URL: 'postgres://user:pw@db:5432/service',
+      REDIS_URL: 'rediss://cache:6380',
+      ADMIN_HOST: '0.0.0.0',
+      ADMIN_PORT: '9001',
+      ADMIN_TOKEN: 'admin-token-0123456789',
+      SUPPORT_TOKEN: 'support-token-0123456789',
+      CURSOR_SECRET: 'cursor-secret-0123456789',
+      TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,2001:db8::/32',
+      LOG_LEVEL: 'warn',
+      DEMO: 'false',
+      POS_ROTATION_GRACE_SECONDS: '60',
+      POS_SALES_QUERY_TIMEOUT_MS: '1000',
+      POS_EVENTS_QUERY_TIMEOUT_MS: '500',
+      IP_BLOCK_THRESHOLD: '3',
+    });
+    expect(config).toEqual({
+      env: 'production',
+      port: 9000,
+      host: '127.0.0.1',
+      publicBaseUrl: 'https://api.example.com',
+      database: { kind: 'postgres', url: 'postgres://user:pw@db:5432/service' },
+      redisUrl: 'rediss://cache:6380',
+      adminHost: '0.0.0.0',
+      adminPort: 9001,
+      adminToken: 'admin-token-0123456789',
+      supportToken: 'support-token-0123456789',
+      cursorSecret: 'cursor-secret-0123456789',
+      trustProxy: ['10.0.0.1', '192.168.0.0/16', '2001:db8::/32'],
+      logLevel: 'warn',
+      demo: 'off',
+      posRotationGraceSeconds: 60,
+      posSalesQueryTimeoutMs: 1000,
+      posEventsQueryTimeoutMs: 500,
+      ipBlockThreshold: 3,
+    });
+  });
+
+  it('answers a frozen object', () => {
+    const config = loadConfig({ TRUST_PROXY: '10.0.0.1' });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.trustProxy)).toBe(true);
+    expect(Object.isFrozen(config.database)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+    expect(() => {
+      (config.trustProxy as string[]).push('10.0.0.2');
+    }).toThrow(TypeError);
+    expect(config.port).toBe(8080);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['ADMIN_PORT', '65536'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'file:'],
+    ['TRUST_PROXY', 'not-an-ip'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.1, nope'],
+    ['LOG_LEVEL', 'loud'],
+    ['IP_BLOCK_THRESHOLD', '0'],
+    ['IP_BLOCK_THRESHOLD', 'many'],
+    ['DEMO', 'maybe'],
+    ['DEMO', 'TRUE'],
+    ['ADMIN_TOKEN', 'short'],
+    ['SUPPORT_TOKEN', 'short'],
+    ['CURSOR_SECRET', 'short'],
+    ['PUBLIC_BASE_URL', 'ftp://example.com'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['NODE_ENV', 'staging'],
+    ['POS_ROTATION_GRACE_SECONDS', 'forever'],
+    ['POS_SALES_QUERY_TIMEOUT_MS', '0'],
+    ['POS_EVENTS_QUERY_TIMEOUT_MS', '1e3'],
+  ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
+    const error = configError({ [variable]: value });
+    expect(error.name).toBe('ConfigError');
+    expect(error.message.startsWith(`${variable}:`), error.message).toBe(true);
+    // One line, something to act on after the name.
+    expect(error.message).not.toContain('\n');
+    expect(error.message.length).toBeGreaterThan(variable.length + 5);
+  });
+
+  it('names the first wrong variable when several are wrong', () => {
+    expect(configError({ PORT: 'abc', LOG_LEVEL: 'loud' }).message).toMatch(/^(PORT|LOG_LEVEL):/);
+  });
+
+  it('production needs CURSOR_SECRET; SUPPORT_TOKEN must differ from ADMIN_TOKEN', () => {
+    expect(configError({ NODE_ENV: 'production' }).message).toMatch(/^CURSOR_SECRET:/);
+    const same = 'same-token-0123456789';
+    expect(configError({ ADMIN_TOKEN: same, SUPPORT_TOKEN: same }).message).toMatch(/^SUPPORT_TOKEN:/);
+  });
+
+  it('ADMIN_TOKEN of 16 characters or more is accepted', () => {
+    expect(loadConfig({ ADMIN_TOKEN: 'x'.repeat(16) }).adminToken).toBe('x'.repeat(16));
+  });
+
+  describe('DATABASE_URL forms', () => {
+    it.each([
+      ['file:./data/service.sqlite', { kind: 'sqlite', path: './data/service.sqlite' }],
+      ['file:/var/lib/gateway/db.sqlite', { kind: 'sqlite', path: '/var/lib/gateway/db.sqlite' }],
+      ['file::memory:', { kind: 'sqlite', path: ':memory:' }],
+      ['./local.sqlite', { kind: 'sqlite', path: './local.sqlite' }],
+      ['/abs/path/db.sqlite', { kind: 'sqlite', path: '/abs/path/db.sqlite' }],
+      [
+        'postgres://postgres@127.0.0.1:5432/test',
+        { kind: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/test' },
+      ],
+      [
+        'postgresql://u:p@db/service?sslmode=require',
+        { kind: 'postgres', url: 'postgresql://u:p@db/service?sslmode=require' },
+      ],
+    ])('%s', (value, database) => {
+      expect(loadConfig({ DATABASE_URL: value }).database).toEqual(database);
+    });
+  });
+
+  describe('DEMO', () => {
+    it.each([
+      ['true', 'on'],
+      ['false', 'off'],
+      [undefined, 'auto'],
+    ] as const)('DEMO=%s gives %s', (value, demo) => {
+      expect(loadConfig(value === undefined ? {} : { DEMO: value }).demo).toBe(demo);
+    });
+  });
+});
