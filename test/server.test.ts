@@ -37,7 +37,11 @@ function start(env: Record<string, string>): Started {
   let text = '';
   child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => { resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      resolve(code);
+    }),
+  );
   return { child, output: () => text, exited };
 }
 
@@ -59,7 +63,9 @@ function postChunked(port: number, path: string, headers: Record<string, string>
       const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => { resolve({ status: res.statusCode ?? 0, body, headers: res.headers }); });
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
+        });
       });
       req.on('error', reject);
       for (const chunk of chunks) req.write(chunk);
