@@ -1,31 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
+import type { TicketOptions } from '../../src/helpdesk/catalog-repository.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { json, OPTIONS_URL, postTicket, seedHelpdesk, ticket } from './fixtures.js';
 
 // The options route (helpdesk-ticket-api.md, "Ticket options" and "GET help-desk-ticket-options";
 // DECISIONS, "Ticket API": Portuguese collation of categories, natures and companies).
 
-interface Options {
-  companies: { id: string; name: string }[];
-  categories: {
-    id: number;
-    name: string;
-    description: string | null;
-    default: boolean;
-    default_priority_id: number | null;
-    type: { id: number; name: string; description: string | null };
-  }[];
-  priorities: {
-    id: number;
-    name: string;
-    description: string | null;
-    level: number;
-    response_time_hours: number;
-  }[];
-  support_levels: { id: number; name: string; description: string | null }[];
-  natures: { identifier: string; name: string }[];
-}
+type Options = TicketOptions;
 
 function getOptions(t: TestApp, key: string): Promise<LightMyRequestResponse> {
   return t.call({ method: 'GET', url: OPTIONS_URL, headers: { authorization: `Bearer ${key}` } });
