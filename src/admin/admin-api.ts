@@ -11,6 +11,8 @@ import type { Metrics } from '../metrics.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { MaintenanceSwitch } from '../settings/maintenance.js';
 import { registerHelpdeskAdminRoutes } from './helpdesk-routes.js';
+import { registerPosKeyRoutes } from './pos-key-routes.js';
+import { registerPosAdminRoutes } from './pos-routes.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
 export type AdminRole = 'operator' | 'support';
@@ -75,6 +77,25 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
       request.log.info({ err: error }, 'request refused by the framework');
       void sendProblem(reply, Problem.of('not_found', { detail: 'The path is not a valid URL.' }));
     },
+  });
+
+  // Fastify refuses an empty body sent with a JSON type; the bodiless POSTs (rotate, pause, revoke…)
+  // are often sent that way by clients that set the type on every call, so empty JSON means no body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(
+        Object.assign(error instanceof Error ? error : new Error(String(error)), { statusCode: 400 }),
+        undefined,
+      );
+    }
   });
 
   app.decorateRequest('adminRole', 'support');
@@ -144,5 +165,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   );
 
   registerHelpdeskAdminRoutes(app, deps);
+  registerPosAdminRoutes(app, deps);
+  registerPosKeyRoutes(app, { ...deps, rotationGraceSeconds: config.posRotationGraceSeconds });
   return app;
 }

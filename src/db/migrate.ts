@@ -2,11 +2,13 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
 import * as helpdesk from './migrations/0001-helpdesk.js';
+import * as pos from './migrations/0002-pos.js';
 
 // Migrations are listed here rather than read from a folder, so that they work the same from the
 // TypeScript sources (tests) and from the compiled build.
 const migrations: Record<string, Migration> = {
   '0001-helpdesk': helpdesk,
+  '0002-pos': pos,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

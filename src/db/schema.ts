@@ -95,6 +95,85 @@ export interface SettingTable {
   updated_at: number;
 }
 
+/** A merchant's account: the owner of places, events, receipts and keys. */
+export interface PosAccountTable {
+  id: string;
+  name: string;
+  /** ISO 4217 code of the account's money (BRL by default). */
+  currency: string;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A place (point of sale) of an account; its time zone is an IANA name. */
+export interface PosPlaceTable {
+  account_id: string;
+  id: string;
+  name: string | null;
+  timezone: string;
+  /** 1, 0, or null when unknown. */
+  active: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An event registered in a place, usable to filter receipts. */
+export interface PosEventTable {
+  account_id: string;
+  place_id: string;
+  id: string;
+  name: string;
+  /** Case- and accent-folded name, what the events search compares with. */
+  name_folded: string;
+  starts_at: number | null;
+  ends_at: number | null;
+  active: number;
+  registered_at: number;
+}
+
+/** One payment that came in (recebimento); upserted by id within its account. */
+export interface PosReceiptTable {
+  account_id: string;
+  id: string;
+  place_id: string;
+  event_id: string | null;
+  /** When it happened on the store's device (ms). */
+  occurred_at: number;
+  payment_method: string;
+  /** Card brand as the terminal recorded it. */
+  brand: string | null;
+  amount_cents: number;
+  kind: string | null;
+  status: string;
+  demo: number;
+  /** 1 when the receipt counts toward the figures (paid, not demo, a counting kind). */
+  counted: number;
+  received_at: number;
+  updated_at: number;
+}
+
+/** A merchant's API key: settings, state, and the hashes of its current and previous key text. */
+export interface PosKeyTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** JSON array of permissions. */
+  permissions: string;
+  /** JSON: "all" or an array of place ids. */
+  places: string;
+  expires_at: number;
+  paused: number;
+  revoked_at: number | null;
+  current_key_hash: string;
+  previous_key_hash: string | null;
+  previous_valid_until: number | null;
+  /** A key ended at once by a rotation that invalidated the current one (answers `replaced`). */
+  replaced_key_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   hd_companies: HdCompanyTable;
   hd_category_types: HdCategoryTypeTable;
@@ -105,6 +184,11 @@ export interface Database {
   hd_systems: HdSystemTable;
   hd_tickets: HdTicketTable;
   settings: SettingTable;
+  pos_accounts: PosAccountTable;
+  pos_places: PosPlaceTable;
+  pos_events: PosEventTable;
+  pos_receipts: PosReceiptTable;
+  pos_keys: PosKeyTable;
 }
 
 export type HdSystemRow = Selectable<HdSystemTable>;

@@ -1,0 +1,66 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { PosAccountTable } from '../db/schema.js';
+
+/** A merchant's account: the owner of places, events, receipts and keys. */
+export interface PosAccount {
+  id: string;
+  name: string;
+  /** ISO 4217 code of the account's money. */
+  currency: string;
+  active: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What the operator writes with PUT. */
+export interface AccountSettings {
+  name: string;
+  currency: string;
+  active: boolean;
+}
+
+function toAccount(row: Selectable<PosAccountTable>): PosAccount {
+  return {
+    id: row.id,
+    name: row.name,
+    currency: row.currency,
+    active: row.active === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function findAccount(db: Db, id: string): Promise<PosAccount | undefined> {
+  const row = await db.selectFrom('pos_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toAccount(row);
+}
+
+export async function listAccounts(db: Db): Promise<PosAccount[]> {
+  const rows = await db.selectFrom('pos_accounts').selectAll().orderBy('id').execute();
+  return rows.map(toAccount);
+}
+
+/** Creates or replaces an account (its creation instant is kept). Returns true when it was created. */
+export async function putAccount(
+  db: Db,
+  id: string,
+  settings: AccountSettings,
+  now: number,
+): Promise<boolean> {
+  const values = {
+    name: settings.name,
+    currency: settings.currency,
+    active: settings.active ? 1 : 0,
+    updated_at: now,
+  };
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx.updateTable('pos_accounts').set(values).where('id', '=', id).executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return false;
+    await trx
+      .insertInto('pos_accounts')
+      .values({ id, ...values, created_at: now })
+      .execute();
+    return true;
+  });
+}

@@ -1,0 +1,141 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { PosReceiptTable } from '../db/schema.js';
+import { countsTowardFigures } from './receipt-rules.js';
+
+/** What a device records of a receipt: every field the upsert compares (instants in ms, money in cents). */
+export interface ReceiptData {
+  id: string;
+  placeId: string;
+  eventId: string | null;
+  occurredAt: number;
+  paymentMethod: string;
+  brand: string | null;
+  amountCents: number;
+  kind: string | null;
+  status: string;
+  demo: boolean;
+}
+
+/** A stored receipt: its data, whether it counts toward the figures, and when it arrived and changed. */
+export interface Receipt extends ReceiptData {
+  accountId: string;
+  counted: boolean;
+  receivedAt: number;
+  updatedAt: number;
+}
+
+function toReceipt(row: Selectable<PosReceiptTable>): Receipt {
+  return {
+    accountId: row.account_id,
+    id: row.id,
+    placeId: row.place_id,
+    eventId: row.event_id,
+    occurredAt: row.occurred_at,
+    paymentMethod: row.payment_method,
+    brand: row.brand,
+    amountCents: row.amount_cents,
+    kind: row.kind,
+    status: row.status,
+    demo: row.demo === 1,
+    counted: row.counted === 1,
+    receivedAt: row.received_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** True when every stored field of the two receipts is equal (`counted` follows from them). */
+export function sameReceipt(a: ReceiptData, b: ReceiptData): boolean {
+  return (
+    a.id === b.id &&
+    a.placeId === b.placeId &&
+    a.eventId === b.eventId &&
+    a.occurredAt === b.occurredAt &&
+    a.paymentMethod === b.paymentMethod &&
+    a.brand === b.brand &&
+    a.amountCents === b.amountCents &&
+    a.kind === b.kind &&
+    a.status === b.status &&
+    a.demo === b.demo
+  );
+}
+
+export async function findReceipt(db: Db, accountId: string, id: string): Promise<Receipt | undefined> {
+  const row = await db
+    .selectFrom('pos_receipts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toReceipt(row);
+}
+
+/** The stored receipts of the account among `ids`, by id. */
+export async function findReceipts(
+  db: Db,
+  accountId: string,
+  ids: readonly string[],
+): Promise<Map<string, Receipt>> {
+  const found = new Map<string, Receipt>();
+  if (ids.length === 0) return found;
+  const rows = await db
+    .selectFrom('pos_receipts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+  for (const row of rows) found.set(row.id, toReceipt(row));
+  return found;
+}
+
+/** Rows per INSERT statement: 15 parameters each stays far below SQLite's and PostgreSQL's limits. */
+const WRITE_BATCH = 500;
+
+/**
+ * Inserts new receipts and replaces changed ones (by id within the account). A replaced receipt keeps its
+ * `received_at`; `counted` is derived from the rules, never taken from the caller. Ids must be distinct.
+ */
+export async function writeReceipts(
+  db: Db,
+  accountId: string,
+  receipts: readonly ReceiptData[],
+  now: number,
+): Promise<void> {
+  for (let start = 0; start < receipts.length; start += WRITE_BATCH) {
+    const rows = receipts.slice(start, start + WRITE_BATCH).map((receipt) => ({
+      account_id: accountId,
+      id: receipt.id,
+      place_id: receipt.placeId,
+      event_id: receipt.eventId,
+      occurred_at: receipt.occurredAt,
+      payment_method: receipt.paymentMethod,
+      brand: receipt.brand,
+      amount_cents: receipt.amountCents,
+      kind: receipt.kind,
+      status: receipt.status,
+      demo: receipt.demo ? 1 : 0,
+      counted: countsTowardFigures(receipt) ? 1 : 0,
+      received_at: now,
+      updated_at: now,
+    }));
+    await db
+      .insertInto('pos_receipts')
+      .values(rows)
+      .onConflict((conflict) =>
+        conflict.columns(['account_id', 'id']).doUpdateSet((eb) => ({
+          place_id: eb.ref('excluded.place_id'),
+          event_id: eb.ref('excluded.event_id'),
+          occurred_at: eb.ref('excluded.occurred_at'),
+          payment_method: eb.ref('excluded.payment_method'),
+          brand: eb.ref('excluded.brand'),
+          amount_cents: eb.ref('excluded.amount_cents'),
+          kind: eb.ref('excluded.kind'),
+          status: eb.ref('excluded.status'),
+          demo: eb.ref('excluded.demo'),
+          counted: eb.ref('excluded.counted'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
