@@ -14,9 +14,9 @@ import {
   systemInput,
   systemView,
   ticketQueryInput,
-  wireTime,
   type CatalogTable,
 } from '../helpdesk/helpdesk-admin.js';
+import { wireTime } from '../http/wire-time.js';
 import { parseInput, type AdminDeps } from './admin-api.js';
 
 const BASE = '/admin/v1/helpdesk';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { wireTime } from '../helpdesk/helpdesk-admin.js';
+import { wireTime } from '../http/wire-time.js';
 import {
   createPosKeyService,
   keyCreateInput,

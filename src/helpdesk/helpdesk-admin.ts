@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import { putRow } from '../db/upsert.js';
 import { generateApiKey, hashApiKey } from '../http/api-keys.js';
 import { Problem } from '../http/problem.js';
+import { wireTime } from '../http/wire-time.js';
 import type { MaintenanceSwitch } from '../settings/maintenance.js';
 import { codePointLength } from './text-cleaning.js';
 import { KEY_PREFIX, SCOPES } from './ticket-api-gates.js';
@@ -120,11 +121,6 @@ const KEY_COLUMN: Record<CatalogTable, 'id' | 'identifier'> = {
   hd_support_levels: 'id',
   hd_natures: 'identifier',
 };
-
-/** An instant on the wire: UTC with `Z`, whole seconds (DECISIONS, Both APIs). */
-export function wireTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
 
 /** The wire form of a row: booleans as booleans. */
 function shown(row: Record<string, unknown>): Record<string, unknown> {

@@ -55,6 +55,9 @@ export const problemCatalogue = {
       'This system cannot open tickets because of its configuration (no usable default category). Support has been told; keep the ticket and resend after the time in the Retry-After header.',
   },
 
+  // Point-of-sale data API (pos-data-api.md, Errors)
+  invalid_parameter: { status: 422, detail: 'A query parameter is missing, unknown, repeated or invalid.' },
+
   // Admin API (admin-api.md): bad input says what to fix and changes nothing
   forbidden: {
     status: 403,

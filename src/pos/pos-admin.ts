@@ -2,9 +2,9 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { wireTime } from '../helpdesk/helpdesk-admin.js';
 import { codePointLength } from '../helpdesk/text-cleaning.js';
 import { Problem } from '../http/problem.js';
+import { wireTime } from '../http/wire-time.js';
 import { findAccount, listAccounts, putAccount, type PosAccount } from './account-repository.js';
 import {
   deleteEvent,

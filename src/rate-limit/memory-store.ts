@@ -1,9 +1,26 @@
-import type { RateLimitStore, WindowTake } from './rate-limit-store.js';
+import { randomUUID } from 'node:crypto';
+import type { LeaseAcquire, MultiWindowTake, RateLimitStore, WindowTake } from './rate-limit-store.js';
 
-/** The in-process RateLimitStore: exact sliding windows, for a single process. */
+/**
+ * The in-process RateLimitStore: exact sliding windows and lease sets, for a single process. Every
+ * operation runs synchronously to its end before its promise resolves, so each is atomic in the process.
+ */
 export function createMemoryRateLimitStore(): RateLimitStore {
   const windows = new Map<string, number[]>();
+  /** Lease sets: token → expiry (ms). */
+  const leases = new Map<string, Map<string, number>>();
   let operations = 0;
+
+  /**
+   * Counts an operation, sweeping idle keys every 10,000. Called once at the start of each operation,
+   * before its look-ups: a sweep after them could drop a looked-up (empty) array or set while the
+   * operation still writes to it, losing the call.
+   */
+  function tick(now: number, windowMs: number | undefined): void {
+    if (++operations % 10_000 !== 0) return;
+    if (windowMs !== undefined) sweepWindows(now, windowMs);
+    sweepLeases(now);
+  }
 
   /** The live timestamps of `key`, with those older than the window dropped. */
   function live(key: string, windowMs: number, now: number): number[] {
@@ -15,37 +32,101 @@ export function createMemoryRateLimitStore(): RateLimitStore {
     let expired = 0;
     while (expired < times.length && (times[expired] ?? 0) <= now - windowMs) expired += 1;
     if (expired > 0) times.splice(0, expired);
-    if (++operations % 10_000 === 0) sweep(now, windowMs);
     return times;
   }
 
   // Drops keys whose windows are empty, so that a stream of one-off IPs does not grow the map for ever.
-  function sweep(now: number, windowMs: number): void {
+  function sweepWindows(now: number, windowMs: number): void {
     for (const [key, times] of windows) {
       if (times.length === 0 || (times.at(-1) ?? 0) <= now - windowMs) windows.delete(key);
     }
   }
 
+  // The same for lease sets whose leases all expired.
+  function sweepLeases(now: number): void {
+    for (const [key, set] of leases) {
+      for (const [token, expiresAt] of set) if (expiresAt <= now) set.delete(token);
+      if (set.size === 0) leases.delete(key);
+    }
+  }
+
+  /** The live leases of `key`, with expired ones dropped. */
+  function liveLeases(key: string, now: number): Map<string, number> {
+    let set = leases.get(key);
+    if (set === undefined) {
+      set = new Map();
+      leases.set(key, set);
+    }
+    for (const [token, expiresAt] of set) if (expiresAt <= now) set.delete(token);
+    return set;
+  }
+
   return {
     take(key, limit, windowMs, now): Promise<WindowTake> {
+      tick(now, windowMs);
       const times = live(key, windowMs, now);
       const allowed = times.length < limit;
       if (allowed) times.push(now);
       return Promise.resolve({ allowed, count: times.length, oldestAt: times[0] ?? now });
     },
+    takeAll(limits, windowMs, now): Promise<MultiWindowTake> {
+      if (new Set(limits.map((window) => window.key)).size !== limits.length)
+        return Promise.reject(new Error('takeAll needs distinct keys'));
+      tick(now, windowMs);
+      const all = limits.map(({ key, limit }) => ({ times: live(key, windowMs, now), limit }));
+      const allowed = all.every(({ times, limit }) => times.length < limit);
+      return Promise.resolve({
+        allowed,
+        windows: all.map(({ times, limit }) => {
+          const room = times.length < limit;
+          if (allowed) times.push(now);
+          return { allowed: room, count: times.length, oldestAt: times[0] ?? now };
+        }),
+      });
+    },
+    hit(key, limit, windowMs, now): Promise<WindowTake> {
+      tick(now, windowMs);
+      const times = live(key, windowMs, now);
+      const allowed = times.length < limit;
+      times.push(now);
+      if (times.length > limit) times.splice(0, times.length - limit);
+      return Promise.resolve({ allowed, count: times.length, oldestAt: times[0] ?? now });
+    },
     add(key, windowMs, now) {
+      tick(now, windowMs);
       const times = live(key, windowMs, now);
       times.push(now);
       return Promise.resolve(times.length);
     },
     waitBelow(key, threshold, windowMs, now) {
+      tick(now, windowMs);
       const times = live(key, windowMs, now);
       if (times.length < threshold) return Promise.resolve(0);
       const leaving = times[times.length - threshold] ?? now;
       return Promise.resolve(Math.max(1, leaving + windowMs - now));
     },
+    acquire(key, limit, leaseMs, now): Promise<LeaseAcquire> {
+      tick(now, undefined);
+      const set = liveLeases(key, now);
+      if (set.size >= limit) return Promise.resolve({ acquired: false, held: set.size });
+      const token = randomUUID();
+      set.set(token, now + leaseMs);
+      return Promise.resolve({ acquired: true, held: set.size, token });
+    },
+    release(key, token, keepUntil) {
+      const set = leases.get(key);
+      if (keepUntil === undefined) {
+        set?.delete(token);
+      } else if (set === undefined) {
+        leases.set(key, new Map([[token, keepUntil]]));
+      } else {
+        set.set(token, keepUntil);
+      }
+      return Promise.resolve();
+    },
     close() {
       windows.clear();
+      leases.clear();
       return Promise.resolve();
     },
   };

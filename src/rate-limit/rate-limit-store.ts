@@ -7,14 +7,67 @@ export interface WindowTake {
   oldestAt: number;
 }
 
+/** One window of a `takeAll`: its key and how many calls it admits per window. */
+export interface WindowLimit {
+  key: string;
+  limit: number;
+}
+
+/** The outcome of `takeAll`: admitted by every window, or by none. */
+export interface MultiWindowTake {
+  /** True when every window had room; the call was then counted in all of them. */
+  allowed: boolean;
+  /**
+   * One entry per window, in the order asked. `allowed` says whether that window had room; `count` is
+   * the calls in it after this call when it was admitted, else the calls already there.
+   */
+  windows: WindowTake[];
+}
+
+/** The outcome of asking a lease set for one lease. */
+export type LeaseAcquire =
+  | { acquired: true; /** Live leases after this one. */ held: number; token: string }
+  | { acquired: false; /** Live leases, all held by others. */ held: number };
+
 /**
- * Sliding windows of timestamped calls, kept per key (a system, a key, an IP). Every operation is atomic
- * per key, so that concurrent calls never overspend a balance. The in-process store serves one process;
- * a shared store lets a fleet of processes spend one balance.
+ * Sliding windows of timestamped calls, kept per key (a system, a key, an IP), and lease sets (calls in
+ * progress). Every operation is atomic per key, so that concurrent calls never overspend a balance; the
+ * one operation on several keys (`takeAll`) is atomic over all of them. The in-process store serves one
+ * process; a shared store lets a fleet of processes spend one balance. A key is used either as a window
+ * or as a lease set, never as both.
+ *
+ * How a Redis store maps each operation (one Lua script each, so atomic on the server; `now` comes from
+ * the caller, like here):
+ * - a window is a sorted set of call ids scored by admission time (ms); every script first runs
+ *   `ZREMRANGEBYSCORE key -inf now-windowMs`, and ends with `PEXPIRE key windowMs`;
+ * - `take`, `add`, `waitBelow`: ZCARD, then ZADD when admitted (`add`: always), `ZRANGE key 0 0
+ *   WITHSCORES` for `oldestAt` (`waitBelow`: `ZRANGE key -threshold -threshold WITHSCORES`);
+ * - `takeAll`: the same ZREMRANGEBYSCORE + ZCARD on every KEYS[i], then ZADD on all of them only when
+ *   each had room. A Lua script may touch several keys only if they share a cluster slot: the caller
+ *   names them with one hash tag (`{account}`), which a single Redis instance ignores;
+ * - `hit`: a list of admission times, newest first: `LINDEX key limit-1` decides (admitted when absent
+ *   or older than the window), then `LPUSH key now`, `LTRIM key 0 limit-1`, `PEXPIRE key windowMs`;
+ * - a lease set is a sorted set of tokens scored by expiry: `acquire` runs `ZREMRANGEBYSCORE key -inf
+ *   now`, ZCARD, then `ZADD key now+leaseMs token` when below the limit, and `PEXPIRE` to the latest
+ *   score; `release` is ZREM, or with `keepUntil` a ZADD of the new score (the token then counts until
+ *   that instant) and PEXPIRE. Tokens are random ids made by the client and passed in ARGV.
  */
 export interface RateLimitStore {
   /** Admits a call at `now` if fewer than `limit` calls were admitted in the last `windowMs`. */
   take(key: string, limit: number, windowMs: number, now: number): Promise<WindowTake>;
+  /**
+   * Admits a call at `now` into several windows at once (a key's quota and its account's ceiling):
+   * counted in all of them if each has fewer than its limit in the last `windowMs`, else in none, so a
+   * call refused by one window never spends another's balance. Keys must be distinct.
+   */
+  takeAll(windows: readonly WindowLimit[], windowMs: number, now: number): Promise<MultiWindowTake>;
+  /**
+   * Records a call at `now` whether or not it is admitted (refused calls count too, as for an absolute
+   * ceiling): admitted if fewer than `limit` calls, admitted or refused, were recorded in the last
+   * `windowMs`. Only the newest `limit` calls are kept, which is all the decision needs, so a flood on
+   * one key costs bounded memory. `count` is at most `limit`.
+   */
+  hit(key: string, limit: number, windowMs: number, now: number): Promise<WindowTake>;
   /** Records an event at `now` with no limit (a wrong-key failure); returns the count in the window. */
   add(key: string, windowMs: number, now: number): Promise<number>;
   /**
@@ -22,5 +75,16 @@ export interface RateLimitStore {
    * already are fewer.
    */
   waitBelow(key: string, threshold: number, windowMs: number, now: number): Promise<number>;
+  /**
+   * Takes a lease (a call in progress) if fewer than `limit` live leases are held on `key`. A lease
+   * lives until released, or `leaseMs` after `now` when never released (its process died).
+   */
+  acquire(key: string, limit: number, leaseMs: number, now: number): Promise<LeaseAcquire>;
+  /**
+   * Ends a lease; nothing happens when it already expired. With `keepUntil` (ms) the lease is not
+   * removed but kept until that instant (a finished call that must go on counting, such as a wrong-key
+   * failure for the next minute).
+   */
+  release(key: string, token: string, keepUntil?: number): Promise<void>;
   close(): Promise<void>;
 }
