@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayName, storedText } from '../text-input.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -7,7 +8,6 @@ import { generateApiKey, hashApiKey } from '../http/api-keys.js';
 import { Problem } from '../http/problem.js';
 import { wireTime } from '../http/wire-time.js';
 import type { MaintenanceSwitch } from '../settings/maintenance.js';
-import { codePointLength } from './text-cleaning.js';
 import { KEY_PREFIX, SCOPES } from './ticket-api-gates.js';
 import { clearTicketCategory, listTickets, type Ticket } from './ticket-repository.js';
 import {
@@ -31,21 +31,8 @@ export const CATALOG_IDENTIFIER = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Option descriptions are at most 500 characters (helpdesk-ticket-api.md, Limits). */
 const DESCRIPTION_MAX = 500;
 
-// PostgreSQL cannot store NUL in text: refused as bad input (422) instead of failing the write (500).
-const noNul = [(text: string) => !text.includes('\u0000'), 'must not contain the NUL character'] as const;
-
-const name = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  .refine(...noNul);
-const description = z
-  .string()
-  .refine(...noNul)
-  .refine((text) => codePointLength(text) <= DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters`)
-  .nullable()
-  .default(null);
+const name = displayName;
+const description = storedText(DESCRIPTION_MAX).nullable().default(null);
 const id = z.number().int().min(1).max(2_147_483_647);
 
 export const companyInput = z.strictObject({ name, active: z.boolean().default(true) });
@@ -91,11 +78,8 @@ export const maintenanceInput = z.strictObject({
 });
 export const ticketQueryInput = z.strictObject({
   system: z.string().regex(SYSTEM_IDENTIFIER, 'must be a system identifier').optional(),
-  external_id: z
-    .string()
-    .min(1)
-    .max(1000)
-    .refine(...noNul)
+  external_id: storedText(1000)
+    .refine((value) => value !== '', 'must not be empty')
     .optional(),
   cursor: z
     .string()

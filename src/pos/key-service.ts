@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
+import { displayName } from '../text-input.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
@@ -40,16 +41,9 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 /** The state of a key as the back office shows it. */
 export type PosKeyState = 'active' | 'paused' | 'revoked' | 'expired';
 
-// PostgreSQL cannot store NUL in text: refused as bad input (422) instead of failing the write (500).
-const noNul = [(text: string) => !text.includes('\u0000'), 'must not contain the NUL character'] as const;
 const unique = <T>(items: T[]): T[] => [...new Set(items)];
 
-const name = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  .refine(...noNul);
+const name = displayName;
 const permissions = z
   .array(z.enum(POS_PERMISSIONS, { error: `must be one of ${POS_PERMISSIONS.join(', ')}` }))
   .max(POS_PERMISSIONS.length * 4)

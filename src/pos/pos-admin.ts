@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { displayName, storedText } from '../text-input.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { codePointLength } from '../helpdesk/text-cleaning.js';
 import { Problem } from '../http/problem.js';
 import { wireTime } from '../http/wire-time.js';
 import { findAccount, listAccounts, putAccount, type PosAccount } from './account-repository.js';
@@ -38,20 +38,8 @@ export const identifier = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
   .regex(POS_IDENTIFIER, 'must be 1 to 64 letters or digits (A-Z, a-z, 0-9)');
 
-/** Text as stored: lone UTF-16 surrogates become U+FFFD (no database stores them), NUL is refused. */
-function text(max: number, what = 'text') {
-  return z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`) })
-    .transform((value) => value.replace(/\p{Cs}/gu, '\uFFFD'))
-    .refine((value) => !value.includes('\u0000'), 'must not contain the NUL character')
-    .refine((value) => codePointLength(value) <= max, `must be at most ${max} characters`);
-}
-
-const name = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
-  .trim()
-  .min(1, 'must not be empty')
-  .pipe(text(200));
+const text = storedText;
+const name = displayName;
 
 const INSTANT = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d\d):(\d\d))$/;
 
