@@ -17,6 +17,8 @@ import { createIpBlock } from './rate-limit/ip-block.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { createMaintenanceSwitch } from './settings/maintenance.js';
+import { createPosApiHandler, POS_API_PREFIX } from './pos/pos-api.js';
+import { createPosLimits } from './pos/pos-limits.js';
 
 /** What the app is built from besides its configuration; tests pass their own clock and stores. */
 export interface AppDeps {
@@ -86,9 +88,24 @@ export function buildApp(config: Config, deps: AppDeps): App {
     tickets,
   });
 
+  const posApi = createPosApiHandler({
+    db,
+    clock,
+    limits: createPosLimits({
+      store: rateLimits,
+      clock,
+      // A sales query's lease outlives the longest query, so a live query is never overtaken.
+      config: { salesLeaseMs: config.posSalesQueryTimeoutMs * 2 },
+    }),
+    cursorSecret: config.cursorSecret,
+    salesQueryTimeoutMs: config.posSalesQueryTimeoutMs,
+    eventsQueryTimeoutMs: config.posEventsQueryTimeoutMs,
+  });
+
   const answerNotFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = pathOf(request);
     if (path.startsWith(TICKET_API_PREFIX)) return ticketApi(request, reply);
+    if (path.startsWith(POS_API_PREFIX)) return posApi(request, reply);
     if (API_LOOKING_PATH.test(path)) {
       return sendProblem(reply.header('x-request-id', request.id), Problem.of('not_found'));
     }
@@ -96,6 +113,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
   };
 
   publicApp.all(`${TICKET_API_PREFIX}*`, ticketApi);
+  publicApp.all(`${POS_API_PREFIX}*`, posApi);
   publicApp.setNotFoundHandler(answerNotFound);
   publicApp.setErrorHandler((error, request, reply) => {
     // Fastify refuses a malformed Content-Type (and QUERY without one) before any route runs; the APIs

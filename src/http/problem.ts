@@ -56,6 +56,11 @@ export const problemCatalogue = {
   },
 
   // Point-of-sale data API (pos-data-api.md, Errors)
+  invalid_token: {
+    status: 401,
+    detail: 'A valid API key is required: send Authorization: Bearer <API_KEY>.',
+  },
+  forbidden_permission: { status: 403, detail: 'The API key lacks the permission this route requires.' },
   invalid_parameter: { status: 422, detail: 'A query parameter is missing, unknown, repeated or invalid.' },
 
   // Admin API (admin-api.md): bad input says what to fix and changes nothing

@@ -1,0 +1,262 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import { isPostgres } from '../db/dialect.js';
+import { bearerToken } from '../http/api-keys.js';
+import type { Answer } from '../http/gate.js';
+import { isJsonMediaType } from '../http/media-type.js';
+import { Problem } from '../http/problem.js';
+import { findKeyByText, type PosKeyRow } from './key-repository.js';
+import { keyState } from './key-state.js';
+import type {
+  KeyCheck,
+  LimitHeaders,
+  LimitRefusal,
+  PosLimits,
+  PosQuota,
+  PosRouteClass,
+} from './pos-limits.js';
+import { readQuery, type PosQueryValues, type PosRoute } from './query-params.js';
+
+// The gates of the point-of-sale data API, each named after the rule it enforces. Their order is in
+// pos-api.ts.
+
+/** Everything the POS API needs from the rest of the service. */
+export interface PosApiDeps {
+  db: Db;
+  clock: Clock;
+  limits: PosLimits;
+  /** Signs the events cursor. */
+  cursorSecret: string;
+  salesQueryTimeoutMs: number;
+  eventsQueryTimeoutMs: number;
+}
+
+/** A route of the POS API (pos-data-api.md, the routes in service and the planned routes). */
+export interface PosRouteDef {
+  route: PosRoute;
+  routeClass: PosRouteClass;
+  /** The permission the route requires; planned routes require none (DECISIONS). */
+  permission: 'sale-by-payment-method.view' | 'event.view' | null;
+  handle(call: AuthenticatedPosCall): Promise<Problem | Answer>;
+}
+
+/** A call through the POS API, filled in as it passes the gates. */
+export interface PosCall {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly now: number;
+  deps: PosApiDeps;
+  route?: PosRouteDef;
+  /** The key text of `Authorization: Bearer`, null when absent or not of that shape. */
+  keyText?: string | null;
+  keyCheck?: KeyCheck;
+  key?: PosKeyRow;
+  /** The presented key's own balance: its credential and which of its key texts was used. */
+  keyBucket?: string;
+  quota?: PosQuota;
+  query?: unknown;
+}
+
+/** A call that passed every gate. */
+export type AuthenticatedPosCall = PosCall & { route: PosRouteDef; key: PosKeyRow; quota: PosQuota };
+
+/** The realm of the 401's `WWW-Authenticate`. */
+const REALM = 'api-public';
+
+/** A limit's refusal as a problem: 429 `rate_limited`, or 503 when the shared store is unreachable. */
+export function limitProblem(refusal: LimitRefusal): Problem {
+  if (refusal.status === 503) {
+    return Problem.of(
+      'temporarily_unavailable',
+      {
+        detail:
+          'This endpoint is temporarily unable to accept requests. Retry after the time in the Retry-After header.',
+      },
+      { ...refusal.headers },
+    );
+  }
+  return Problem.of('rate_limited', {}, { ...refusal.headers });
+}
+
+function setHeaders(call: PosCall, headers: LimitHeaders): void {
+  call.reply.headers({ ...headers });
+}
+
+/** 405 `method_not_allowed` for every method but GET, HEAD and OPTIONS included; `Allow: GET`. */
+export function requireGet(call: PosCall): Problem | undefined {
+  if (call.request.method === 'GET') return undefined;
+  return Problem.of(
+    'method_not_allowed',
+    { detail: 'Every route of this API accepts only GET.' },
+    { allow: 'GET' },
+  );
+}
+
+/**
+ * 404 for a versioned media type of another version in `Accept` (`application/vnd.<name>.v<n>+json`,
+ * n other than 1); any other `Accept` gets JSON (Authentication).
+ */
+export function rejectOtherVersionAccept(call: PosCall): Problem | undefined {
+  const accept = call.request.headers.accept ?? '';
+  for (const range of accept.split(',')) {
+    const type = (range.split(';')[0] ?? '').trim().toLowerCase();
+    const version = /^application\/vnd\.[^/]+\.v(\d+)\+json$/.exec(type)?.[1];
+    if (version !== undefined && Number(version) !== 1) {
+      return Problem.of('not_found', { detail: `This API has no version ${version}; only v1 exists.` });
+    }
+  }
+  return undefined;
+}
+
+/** 429 for an IP blocked after wrong keys: real wait, `X-RateLimit-Limit` 20, Remaining 0. */
+export async function rejectBlockedIp(call: PosCall): Promise<Problem | undefined> {
+  const decision = await call.deps.limits.checkIpBlock(call.request.ip);
+  return decision.ok ? undefined : limitProblem(decision);
+}
+
+/** 429 at the absolute ceiling of the presented key text in the route's class, before the key is read. */
+export async function limitAbsoluteCeiling(call: PosCall): Promise<Problem | undefined> {
+  call.keyText = bearerToken(call.request.headers.authorization);
+  const decision = await call.deps.limits.checkAbsoluteCeiling(
+    call.keyText,
+    call.route?.routeClass ?? 'default',
+  );
+  return decision.ok ? undefined : limitProblem(decision);
+}
+
+/** 429 when the IP has more than 40 calls being checked plus wrong-key failures of the last minute. */
+export async function guardUnauthenticatedCalls(call: PosCall): Promise<Problem | undefined> {
+  const decision = await call.deps.limits.beginKeyCheck(call.request.ip);
+  if (!decision.ok) return limitProblem(decision);
+  call.keyCheck = decision;
+  return undefined;
+}
+
+/**
+ * 401 `invalid_token` with `WWW-Authenticate: Bearer realm=…`; `reason` only when the key worked before.
+ * A previous key of a rotation passes, and every later response carries `Deprecation` and `Sunset`.
+ */
+export async function authenticateKey(call: PosCall): Promise<Problem | undefined> {
+  const found =
+    call.keyText === null || call.keyText === undefined
+      ? undefined
+      : await findKeyByText(call.deps.db, call.keyText);
+  const outcome = keyState({
+    key: found?.key,
+    matched: found?.matched ?? 'current',
+    accountActive: found?.accountActive ?? false,
+    now: call.now,
+  });
+  await call.keyCheck?.end(!outcome.ok && outcome.countsTowardIpBlock);
+  if (!outcome.ok) {
+    return Problem.of('invalid_token', outcome.reason === null ? {} : { reason: outcome.reason }, {
+      'www-authenticate': `Bearer realm="${REALM}"`,
+    });
+  }
+  call.key = found?.key;
+  if (outcome.superseded && outcome.supersededUntil !== null) {
+    call.reply.headers({ deprecation: 'true', sunset: new Date(outcome.supersededUntil).toUTCString() });
+  }
+  const hash = found?.matched === 'previous' ? found.key.previous_key_hash : found?.key.current_key_hash;
+  call.keyBucket = `${found?.key.id ?? ''}:${(hash ?? '').slice(0, 16)}`;
+  return undefined;
+}
+
+/**
+ * 429 for the key's quota in the route's class or the account's ceiling; from here on every response
+ * carries `X-RateLimit-*` (Limits: errors count once the key is recognized).
+ */
+export async function limitKeyRate(call: PosCall): Promise<Problem | undefined> {
+  const { key, route } = call;
+  if (key === undefined || route === undefined) return undefined;
+  const decision = await call.deps.limits.takeQuota({
+    accountId: key.account_id,
+    keyBucket: call.keyBucket ?? key.id,
+    routeClass: route.routeClass,
+  });
+  if (!decision.ok) return limitProblem(decision);
+  setHeaders(call, decision.headers);
+  call.quota = decision.quota;
+  return undefined;
+}
+
+/** 415 without `code`: a GET with a body whose `Content-Type` is not JSON (only with a valid key, counted). */
+export function rejectNonJsonBody(call: PosCall): Problem | undefined {
+  const headers = call.request.headers;
+  const length = headers['content-length'];
+  const hasBody = headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  if (!hasBody || isJsonMediaType(headers['content-type']?.toLowerCase())) return undefined;
+  return Problem.withoutCode(415, 'A GET of this API takes no body; a body, if any, must be JSON.');
+}
+
+/** 403 `forbidden_permission` with the single missing permission of the route. */
+export function requirePermission(call: PosCall): Problem | undefined {
+  const { key, route } = call;
+  if (key === undefined || route?.permission === null || route === undefined) return undefined;
+  const permissions = JSON.parse(key.permissions) as string[];
+  if (permissions.includes(route.permission)) return undefined;
+  return Problem.of('forbidden_permission', {
+    detail: `This key lacks the permission "${route.permission}" that this route requires.`,
+    required_permission: route.permission,
+  });
+}
+
+/** 422 `invalid_parameter`: unknown, repeated, missing or invalid query parameters. */
+export function readQueryParameters(call: PosCall): Problem | undefined {
+  if (call.route === undefined) return undefined;
+  const raw = call.request.url.includes('?') ? call.request.url.slice(call.request.url.indexOf('?') + 1) : '';
+  const result = readQuery(call.route.route, raw);
+  if (!result.ok) return result.problem;
+  call.query = result.values;
+  return undefined;
+}
+
+/** The query values of the call's route, once `readQueryParameters` passed. */
+export function queryOf<R extends PosRoute>(call: AuthenticatedPosCall, _route: R): PosQueryValues[R] {
+  return call.query as PosQueryValues[R];
+}
+
+/** The place ids a key reaches: null for all places of its account (including future ones). */
+export function keyPlaces(key: PosKeyRow): readonly string[] | null {
+  const places = JSON.parse(key.places) as 'all' | string[];
+  return places === 'all' ? null : places;
+}
+
+/** The 503 of a query that did not finish in time (Errors, 503). */
+export function queryTimeoutProblem(): Problem {
+  return Problem.of(
+    'temporarily_unavailable',
+    {
+      detail: 'The request could not be completed in time. Retry after the time in the Retry-After header.',
+    },
+    { 'retry-after': '60' },
+  );
+}
+
+/**
+ * Runs a query with a time limit. PostgreSQL cancels it (`statement_timeout`); SQLite runs queries
+ * synchronously and cannot be interrupted, so there the answer is refused when it took longer than the
+ * limit. Returns undefined when the limit passed.
+ */
+export async function withQueryTimeout<T>(
+  db: Db,
+  ms: number,
+  run: (db: Db) => Promise<T>,
+): Promise<T | undefined> {
+  if (isPostgres(db)) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await sql.raw(`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`).execute(trx);
+        return run(trx);
+      });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '57014') return undefined;
+      throw error;
+    }
+  }
+  const started = performance.now();
+  const result = await run(db);
+  return performance.now() - started > ms ? undefined : result;
+}
