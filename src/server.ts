@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { helpdeskIsEmpty, seedHelpdeskDemo, DEMO_SYSTEM } from './helpdesk/demo.js';
 import { systemClock } from './clock.js';
 import { createMaintenanceSwitch } from './settings/maintenance.js';
+import { DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
 // public and admin ports, and closes gracefully on SIGTERM/SIGINT.
@@ -47,6 +48,15 @@ async function main(): Promise<void> {
       maintenance: createMaintenanceSwitch({ db, clock: systemClock }),
     });
     printDemo(config, key);
+  }
+  if (demoWanted(config) && (await posIsEmpty(db))) {
+    log.info(`creating the point-of-sale demo (${DEMO_RECEIPTS} receipts)`);
+    const { key } = await seedPosDemo({
+      db,
+      clock: systemClock,
+      rotationGraceSeconds: config.posRotationGraceSeconds,
+    });
+    printPosDemo(config, key);
   }
 
   await app.public.listen({ port: config.port, host: config.host });
@@ -102,6 +112,24 @@ function printDemo(config: Config, key: string): void {
     `    -d '{"external_id":"demo-1","company":"acme","description":"Terminal 3 does not print receipts."}'`,
     'Read the ticket options:',
     `  curl -s ${base}/v1/api-external-system/help-desk-ticket-options -H 'Authorization: Bearer ${key}'`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+function printPosDemo(config: Config, key: string): void {
+  const base = `${config.publicBaseUrl}/v1/api-public`;
+  const auth = `-H 'Authorization: Bearer ${key}'`;
+  const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+  const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const lines = [
+    '',
+    'Point-of-sale demo created: account "demo", places SP01, MAN01, REC01. Key shown only this once:',
+    `  ${key}`,
+    `  curl -s ${base}/ping ${auth}`,
+    `  curl -s ${base}/places ${auth}`,
+    `  curl -s '${base}/events?place=REC01&search=arena' ${auth}`,
+    `  curl -s '${base}/sales/by-payment-method?place=SP01&from=${from}T00:00:00-03:00&to=${to}T00:00:00-03:00' ${auth}`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
