@@ -95,7 +95,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
       store: rateLimits,
       clock,
       // A sales query's lease outlives the longest query, so a live query is never overtaken.
-      config: { salesLeaseMs: config.posSalesQueryTimeoutMs * 2 },
+      config: { salesLeaseMs: config.posSalesQueryTimeoutMs * 2, ipBlockThreshold: config.ipBlockThreshold },
     }),
     cursorSecret: config.cursorSecret,
     salesQueryTimeoutMs: config.posSalesQueryTimeoutMs,

@@ -50,12 +50,15 @@ export interface PosLimitsConfig {
   salesLeaseMs?: number;
   /** How long a key check counts as in progress for its IP when never ended (its process died). */
   keyCheckLeaseMs?: number;
+  /** Wrong-key refusals from one IP in 60 s that block it (config `IP_BLOCK_THRESHOLD`, 20). */
+  ipBlockThreshold?: number;
 }
 
 export const POS_LIMITS_DEFAULTS: Required<PosLimitsConfig> = {
   salesInProgressCeiling: 50,
   salesLeaseMs: 30_000,
   keyCheckLeaseMs: 30_000,
+  ipBlockThreshold: POS_IP_BLOCK_THRESHOLD,
 };
 
 /** Headers to send, lower-case names. */
@@ -162,7 +165,7 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
   const { store } = deps;
   const clock = deps.clock ?? systemClock;
   const config = { ...POS_LIMITS_DEFAULTS, ...deps.config };
-  const ipBlock = createIpBlock({ store, namespace: 'pos', threshold: POS_IP_BLOCK_THRESHOLD });
+  const ipBlock = createIpBlock({ store, namespace: 'pos', threshold: config.ipBlockThreshold });
 
   // Key names. The two windows of a quota and an account's sales leases carry the account in a Redis
   // hash tag (`{…}`), so that `takeAll` touches keys of one cluster slot.
@@ -188,7 +191,7 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
       const waitMs = await attempt(() => ipBlock.blockedFor(ip, clock.now()));
       if (waitMs === undefined || waitMs === 0) return PASS;
       const retryAfter = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
-      return refuse('ip_blocked', retryAfter, rateHeaders(POS_IP_BLOCK_THRESHOLD, 0));
+      return refuse('ip_blocked', retryAfter, rateHeaders(config.ipBlockThreshold, 0));
     },
 
     /**

@@ -172,6 +172,13 @@ describeEachDialect('POS API data: ping and places', (dialect) => {
     expect(other.credential.id).toMatch(/^[A-Za-z0-9]{1,64}$/);
   });
 
+  it('ping: a permission removed from the key is no longer listed (States and transitions)', async () => {
+    const { full } = await seed(t);
+    await t.admin('PATCH', `${ADMIN}/acme/keys/${full.id}`, { permissions: ['event.view'] });
+    const body = (await ok(t, full.key, `${API}/ping`)) as { credential: { permissions: string[] } };
+    expect(body.credential.permissions).toEqual(['event.view']);
+  });
+
   it('places: all true for an all-places key, every place of the account with active, deactivated ones listed (Places response)', async () => {
     const { full } = await seed(t);
     const body = (await ok(t, full.key, `${API}/places`)) as { all: boolean; data: { id: string }[] };
@@ -208,15 +215,16 @@ describeEachDialect('POS API data: ping and places', (dialect) => {
   });
 });
 
+interface EventsBody {
+  place: string;
+  search: string | null;
+  data: { id: string; name: string; starts_at: string | null; ends_at: string | null; active: boolean }[];
+  next_cursor: string | null;
+}
+
 describeEachDialect('POS API data: events', (dialect) => {
   const t = useTestApp(dialect);
 
-  type EventsBody = {
-    place: string;
-    search: string | null;
-    data: { id: string; name: string; starts_at: string | null; ends_at: string | null; active: boolean }[];
-    next_cursor: string | null;
-  };
   const events = async (key: string, query: string) =>
     (await ok(t, key, `${API}/events?${query}`)) as unknown as EventsBody;
 
@@ -260,6 +268,16 @@ describeEachDialect('POS API data: events', (dialect) => {
     }
     expect((await events(full.key, 'place=P1&search=reveillon')).data.map((e) => e.id)).toEqual(['E2']);
     expect((await events(full.key, 'place=P1&search=xyz')).data).toEqual([]);
+    // Names stored decomposed or in other scripts' capitals fold alike.
+    await t.admin('PUT', `${ADMIN}/acme/places/P2/events/F1`, { name: 'FESTA DE VERÃO' });
+    await t.admin('PUT', `${ADMIN}/acme/places/P2/events/F2`, { name: 'Cafe\u0301 İstanbul' });
+    const ids = async (search: string) =>
+      (await events(full.key, `place=P2&search=${encodeURIComponent(search)}`)).data.map((e) => e.id);
+    expect(await ids('verao')).toEqual(['F1']);
+    expect(await ids('Verão')).toEqual(['F1']);
+    expect(await ids('café')).toEqual(['F2']);
+    expect(await ids('ISTANBUL')).toEqual(['F2']);
+    expect(await ids('e\u0301 i')).toEqual(['F2']);
   });
 
   it('events: % _ and backslash in search are plain text, not wildcards (events, search)', async () => {
@@ -296,6 +314,8 @@ describeEachDialect('POS API data: events', (dialect) => {
     expect(first.data).toHaveLength(50);
     expect(first.next_cursor).not.toBeNull();
     expect((await events(full.key, 'place=P2&limit=1')).data).toHaveLength(1);
+    // A last page exactly as long as the limit has no next cursor.
+    expect(await events(full.key, 'place=P1&limit=2')).toMatchObject({ next_cursor: null });
     const all = await events(full.key, 'place=P2&limit=100');
     expect(all.data).toHaveLength(56);
     expect(all.next_cursor).toBeNull();
@@ -315,6 +335,11 @@ describeEachDialect('POS API data: events', (dialect) => {
     }
     const expected = (await events(full.key, 'place=P2&limit=100')).data.map((e) => e.id);
     expect(expected).toHaveLength(18);
+    // Most recently registered first: the groups of one registration instant, latest group first (E3,
+    // registered in February, last); the order within a group is the implementation's (by id).
+    const groupOf = (id: string) => (id === 'E3' ? -1 : Math.floor((id.charCodeAt(1) - 65) / 3));
+    const groups = expected.map(groupOf);
+    expect(groups).toEqual([...groups].sort((a, b) => b - a));
     for (const limits of [
       [5, 3, 7, 1, 100],
       [1, 2, 3, 4, 5, 6],
@@ -325,8 +350,8 @@ describeEachDialect('POS API data: events', (dialect) => {
       let index = 0;
       do {
         const limit = limits[Math.min(index, limits.length - 1)]!;
-        const query: string = `place=P2&limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-        const page = await events(full.key, query);
+        const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+        const page: EventsBody = await events(full.key, `place=P2&limit=${limit}${after}`);
         expect(page.data.length).toBeLessThanOrEqual(limit);
         seen.push(...page.data.map((e) => e.id));
         cursor = page.next_cursor;
@@ -376,6 +401,53 @@ describeEachDialect('POS API data: events', (dialect) => {
       `${API}/events?place=P1&cursor=${encodeURIComponent(page.next_cursor!)}`,
     );
     expect(refused).toMatchObject({ param: 'cursor', detail: '"cursor" is not valid.' });
+  });
+
+  it("events: a genuine cursor of another account's place of the same id does not belong to this query (events, cursor rules)", async () => {
+    const { full } = await seed(t);
+    const page = await events(full.key, 'place=P1&limit=1');
+    await t.admin('PUT', `${ADMIN}/other/places/P1/events/X1`, { name: 'Alheio' });
+    const otherKey = await createKey(t, 'other', { name: 'Outra', permissions: ['event.view'] });
+    const refused = await invalid(
+      t,
+      otherKey.key,
+      `${API}/events?place=P1&cursor=${encodeURIComponent(page.next_cursor!)}`,
+    );
+    expect(refused).toMatchObject({ param: 'cursor', detail: '"cursor" does not belong to this query.' });
+  });
+
+  it('events: a cursor does not expire by time (events, cursor rules)', async () => {
+    const { full } = await seed(t);
+    const page = await events(full.key, 'place=P1&limit=1');
+    t.clock.advance(200 * 86_400_000);
+    const next = await events(full.key, `place=P1&limit=1&cursor=${encodeURIComponent(page.next_cursor!)}`);
+    expect(next.data.map((e) => e.id)).toEqual(['E1']);
+    expect(next.next_cursor).toBeNull();
+  });
+
+  it('events: search counts characters, not bytes: 100 accented characters or emoji are accepted, 101 refused (events, search; Limits)', async () => {
+    const { full } = await seed(t);
+    for (const char of ['é', '😀']) {
+      const hundred = encodeURIComponent(char.repeat(100));
+      expect((await events(full.key, `place=P1&search=${hundred}`)).search).toBe(char.repeat(100));
+      const refused = await invalid(
+        t,
+        full.key,
+        `${API}/events?place=P1&search=${encodeURIComponent(char.repeat(101))}`,
+      );
+      expect(refused.param).toBe('search');
+    }
+  });
+
+  it('events: a place of another account with the same id pattern, or a place removed from the key, gives 404 param place (events, place; States and transitions)', async () => {
+    const { full, p1Only } = await seed(t);
+    await t.admin('PUT', `${ADMIN}/other/places/OnlyOther`, { timezone: 'America/Sao_Paulo' });
+    expect((await notFound(t, full.key, `${API}/events?place=OnlyOther`)).param).toBe('place');
+    await t.admin('PATCH', `${ADMIN}/acme/keys/${p1Only.id}`, { places: ['P2'] });
+    expect((await notFound(t, p1Only.key, `${API}/events?place=P1`)).param).toBe('place');
+    expect((await ok(t, p1Only.key, `${API}/places`)).data).toEqual([
+      { id: 'P2', name: 'Praia', timezone: 'America/Recife', active: null },
+    ]);
   });
 
   it('events: a place outside the key or nonexistent gives 404 param place (events, place)', async () => {
@@ -456,6 +528,14 @@ describeEachDialect('POS API data: parameter rules through HTTP', (dialect) => {
     expect(
       await invalid(t, full.key, sales(`place[]=P1&place[]=P2&from=${DAY_F}&to=${DAY_T}`)),
     ).toMatchObject({
+      param: 'place',
+      detail: 'Parameter "place" was sent more than once.',
+    });
+  });
+
+  it('place=A&place[]=B is a repeated place too (Endpoints)', async () => {
+    const { full } = await seed(t);
+    expect(await invalid(t, full.key, `${API}/events?place=P1&place[]=P2`)).toMatchObject({
       param: 'place',
       detail: 'Parameter "place" was sent more than once.',
     });
@@ -572,6 +652,9 @@ describeEachDialect('POS API data: parameter rules through HTTP', (dialect) => {
   it('from after to gives 422 param from; from equal to to is an empty period (by-payment-method, to)', async () => {
     const { full } = await seed(t);
     expect((await invalid(t, full.key, sales(`place=P1&from=${DAY_T}&to=${DAY_F}`))).param).toBe('from');
+    expect((await invalid(t, full.key, day('&event=E1').replace(DAY_F, '2026-12-01T00:00:00Z'))).param).toBe(
+      'from',
+    );
     // After rounding: the same second, sent with a fraction, is not after.
     expect(
       await ok(t, full.key, sales('place=P1&from=2026-11-19T10:00:00.5Z&to=2026-11-19T10:00:01Z')),
@@ -588,6 +671,10 @@ describeEachDialect('POS API data: parameter rules through HTTP', (dialect) => {
 
   it('a period above 120 days gives 422 param to, judged on the rounded period; with event there is no limit (Limits; by-payment-method)', async () => {
     const { full } = await seed(t);
+    // Both bounds rounded up by a second: the rounded period is exactly 120 days.
+    expect(
+      await ok(t, full.key, sales('place=P1&from=2026-01-01T00:00:00.5Z&to=2026-05-01T00:00:00.5Z')),
+    ).toMatchObject({ from: '2026-01-01T00:00:01Z', to: '2026-05-01T00:00:01Z' });
     const F = '2026-01-01T00:00:00Z';
     expect(await ok(t, full.key, sales(`place=P1&from=${F}&to=2026-05-01T00:00:00Z`))).toMatchObject({
       to: '2026-05-01T00:00:00Z',
@@ -621,8 +708,19 @@ describeEachDialect('POS API data: parameter rules through HTTP', (dialect) => {
     expect((await notFound(t, full.key, day('&event=X1'))).param).toBe('event');
   });
 
+  it('an empty event is refused with param event; a deleted event gives 404 param event (by-payment-method, event)', async () => {
+    const { full } = await seed(t);
+    expect((await invalid(t, full.key, day('&event='))).param).toBe('event');
+    expect((await invalid(t, full.key, day('&event[]=E1'))).param).toBe('event');
+    await t.admin('DELETE', `${ADMIN}/acme/places/P1/events/E1`);
+    expect((await notFound(t, full.key, day('&event=E1'))).param).toBe('event');
+  });
+
   it('a place outside the key or nonexistent gives 404 param place (by-payment-method, place)', async () => {
     const { full, p1Only } = await seed(t);
+    // Identifiers are compared as text, case included.
+    expect((await notFound(t, full.key, sales(`place=p1&from=${DAY_F}&to=${DAY_T}`))).param).toBe('place');
+    expect((await notFound(t, full.key, day('&event=e1'))).param).toBe('event');
     expect((await notFound(t, p1Only.key, sales(`place=P2&from=${DAY_F}&to=${DAY_T}`))).param).toBe('place');
     expect((await notFound(t, full.key, sales(`place=P9&from=${DAY_F}&to=${DAY_T}`))).param).toBe('place');
   });
@@ -1002,6 +1100,7 @@ describeEachDialect('POS API data: sales figures property at route level', (dial
 
   it('figures of GET sales/by-payment-method equal the independent reference of the raw receipts, for random receipts and periods with random offsets (Receipts-by-payment-method response; What counts toward the total; Brand rules)', async () => {
     const { full } = await seed(t);
+    let withFigures = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(generatedArb, { minLength: 1, maxLength: 30 }),
@@ -1053,6 +1152,7 @@ describeEachDialect('POS API data: sales figures property at route level', (dial
                   COUNTING.includes(r.kind),
               )
               .map((r) => ({ method: r.method, brand: r.brand, cents: r.cents }));
+            if (counted.length > 0) withFigures += 1;
             expect(body).toEqual({
               from: wireTimeOf(start),
               to: wireTimeOf(end),
@@ -1066,6 +1166,8 @@ describeEachDialect('POS API data: sales figures property at route level', (dial
       ),
       { numRuns: 25 },
     );
+    // The runs are not all empty periods.
+    expect(withFigures).toBeGreaterThan(5);
   }, 120_000);
 });
 
@@ -1109,6 +1211,9 @@ describeEachDialect('POS API data: planned routes', (dialect) => {
       await notImplemented(full.key, url('from=2026-01-01T00:00:00Z&to=2026-05-01T00:00:00Z'));
       await notImplemented(full.key, url(`from=${DAY_F}&to=${DAY_T}&place=P1,P2,P3`));
       await notImplemented(p1Only.key, url(`from=${DAY_F}&to=${DAY_T}&place=P1`));
+      // No place: all places of the key; a deactivated place remains queryable.
+      await notImplemented(p1Only.key, url(`from=${DAY_F}&to=${DAY_T}`));
+      await notImplemented(full.key, url(`from=${DAY_F}&to=${DAY_T}&place=P3`));
     }
   });
 

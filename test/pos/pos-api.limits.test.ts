@@ -1,6 +1,16 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
+import { buildApp } from '../../src/app.js';
+import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
+import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
+import {
+  ADMIN_TOKEN,
+  describeEachDialect,
+  ManualClock,
+  testConfig,
+  useTestApp,
+  type TestApp,
+} from '../helper.js';
 
 // The limits of the point-of-sale data API over HTTP, through the real app (pos-data-api.md, "Limits",
 // both tables and every bullet; DECISIONS, "Both APIs" and "POS data API"). Every limit is written here
@@ -33,7 +43,10 @@ const WRONG_KEY = `gtpk_${'A'.repeat(43)}`;
 /** A distinct IPv4 address per index, so that wrong-key failures of different calls never share an IP. */
 const ipNo = (i: number) => `10.${100 + Math.floor(i / 62500)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
 
-async function createAccount(t: TestApp, account: string): Promise<void> {
+/** What the seeding helpers need: the operator's admin calls. */
+type Admin = Pick<TestApp, 'admin'>;
+
+async function createAccount(t: Admin, account: string): Promise<void> {
   await t.admin('PUT', `${P}/${account}`, { name: `Account ${account}` });
   await t.admin('PUT', `${P}/${account}/places/P1`, { name: 'Centro', timezone: 'America/Sao_Paulo' });
   await t.admin('PUT', `${P}/${account}/places/P1/events/E1`, {
@@ -55,7 +68,7 @@ async function createAccount(t: TestApp, account: string): Promise<void> {
 }
 
 async function createKey(
-  t: TestApp,
+  t: Admin,
   account = 'acme',
   permissions: string[] = ALL_PERMISSIONS,
 ): Promise<{ id: string; key: string }> {
@@ -70,7 +83,7 @@ async function rotateKey(t: TestApp, id: string, account = 'acme'): Promise<stri
 
 /** A call to the public API; `key` null sends no Authorization; `ip` is the socket's remote address. */
 function call(
-  t: TestApp,
+  t: Pick<TestApp, 'call'>,
   key: string | null,
   url: string,
   options: { ip?: string; method?: InjectOptions['method']; headers?: Record<string, string> } = {},
@@ -173,7 +186,10 @@ describeEachDialect('POS API, limits', (dialect) => {
     const salesMissingPlace = await call(t, key, SALES.replace('place=P1', 'place=P9'));
     expectMeasured(salesMissingPlace, 404, HEAVY_QUOTA, 7);
     expect(JSON.parse(salesMissingPlace.body)).toMatchObject({ code: 'not_found', param: 'place' });
-    expectMeasured(await call(t, key, SALES_SUMMARY), 501, HEAVY_QUOTA, 6);
+    const salesMissingEvent = await call(t, key, `${SALES}&event=E9`);
+    expectMeasured(salesMissingEvent, 404, HEAVY_QUOTA, 6);
+    expect(JSON.parse(salesMissingEvent.body)).toMatchObject({ code: 'not_found', param: 'event' });
+    expectMeasured(await call(t, key, SALES_SUMMARY), 501, HEAVY_QUOTA, 5);
 
     // 403: a key without the permissions; each 403 is counted in the class of the route called.
     const forbiddenEvents = await call(t, bare, `${API}/events?place=P1`);
@@ -195,7 +211,10 @@ describeEachDialect('POS API, limits', (dialect) => {
     expect(rate(last)).toEqual({ limit: DEFAULT_QUOTA, remaining: 0 });
     // Reset: when the oldest call (t0) leaves the window.
     expect(last.headers['x-ratelimit-reset']).toBe(String(t0 / 1000 + 60));
-    expectRateLimited(await call(t, key, `${API}/ping`), 60, DEFAULT_QUOTA, 0);
+    const refused = await call(t, key, `${API}/ping`);
+    expectRateLimited(refused, 60, DEFAULT_QUOTA, 0);
+    // The key was recognized: its 429 is an authenticated response and carries Reset too.
+    expect(refused.headers['x-ratelimit-reset']).toBe(String(t0 / 1000 + 60));
     // Errors of the class are refused too, once the quota is spent.
     expectRateLimited(await call(t, key, `${API}/events?place=P1`), 60, DEFAULT_QUOTA, 0);
 
@@ -398,6 +417,17 @@ describeEachDialect('POS API, limits', (dialect) => {
     expectRateLimited(await call(t, key, `${API}/ping`, { ip }), 60, UNAUTHENTICATED_PER_IP, 0);
   });
 
+  it('unauthenticated calls: only wrong-key failures stay counted; a revoked key’s 401s never reach the guard of 40 (DECISIONS)', async () => {
+    await createAccount(t, 'acme');
+    const { id, key: revoked } = await createKey(t);
+    const { key } = await createKey(t);
+    await t.admin('POST', `${P}/acme/keys/${id}/revoke`);
+    const ip = '10.9.9.10';
+    const last = await repeat(UNAUTHENTICATED_PER_IP + 5, 401, () => call(t, revoked, `${API}/ping`, { ip }));
+    expect(JSON.parse(last.body)).toMatchObject({ code: 'invalid_token', reason: 'revoked' });
+    expectMeasured(await call(t, key, `${API}/ping`, { ip }), 200, DEFAULT_QUOTA, 59);
+  });
+
   it('IP block: 20 wrong keys in the minute block the IP, even with a valid key: 429 Limit 20, Remaining 0, real Retry-After (Limits)', async () => {
     await createAccount(t, 'acme');
     const { key } = await createKey(t);
@@ -516,7 +546,74 @@ describeEachDialect('POS API, limits', (dialect) => {
     expectMeasured(await call(t, key, SALES), 200, HEAVY_QUOTA, 9);
 
     // With a wrong key, from one IP, more than the IP block's 20: the IP is not blocked.
-    await repeat(25, 400, () => call(t, WRONG_KEY, `${API}/ping`, { ip, headers: { 'Producer-Token': 'x' } }));
+    await repeat(25, 400, () =>
+      call(t, WRONG_KEY, `${API}/ping`, { ip, headers: { 'Producer-Token': 'x' } }),
+    );
     expectMeasured(await call(t, key, `${API}/ping`, { ip }), 200, DEFAULT_QUOTA, 59);
+  });
+
+  it('shared store unreachable: sales routes answer 503 Retry-After 60; other routes go on unmeasured, without X-RateLimit-* (DECISIONS, POS data API)', async () => {
+    // An app of its own, whose store can be switched off once the data is seeded.
+    const opened = await dialect.open();
+    const memory = createMemoryRateLimitStore();
+    let reachable = true;
+    const reach = <R>(operation: () => Promise<R>): Promise<R> =>
+      reachable ? operation() : Promise.reject(new Error('store unreachable'));
+    const store: RateLimitStore = {
+      take: (...args) => reach(() => memory.take(...args)),
+      takeAll: (...args) => reach(() => memory.takeAll(...args)),
+      hit: (...args) => reach(() => memory.hit(...args)),
+      add: (...args) => reach(() => memory.add(...args)),
+      waitBelow: (...args) => reach(() => memory.waitBelow(...args)),
+      acquire: (...args) => reach(() => memory.acquire(...args)),
+      release: (...args) => reach(() => memory.release(...args)),
+      close: () => memory.close(),
+    };
+    const app = buildApp(testConfig(), {
+      db: opened.db,
+      clock: new ManualClock(),
+      rateLimits: store,
+      logger: false,
+    });
+    try {
+      const own = {
+        call: (request: InjectOptions) => app.public.inject(request),
+        async admin(method: InjectOptions['method'], url: string, body?: unknown) {
+          const response = await app.admin.inject({
+            method,
+            url,
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+            ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+          });
+          if (response.statusCode >= 300) throw new Error(`admin ${url}: ${response.body}`);
+          return response;
+        },
+      };
+      await createAccount(own, 'acme');
+      const { key } = await createKey(own);
+      reachable = false;
+
+      const sales = await call(own, key, SALES);
+      expect(sales.statusCode, sales.body).toBe(503);
+      expect(JSON.parse(sales.body)).toMatchObject({
+        code: 'temporarily_unavailable',
+        detail:
+          'This endpoint is temporarily unable to accept requests. Retry after the time in the Retry-After header.',
+      });
+      expect(sales.headers['retry-after']).toBe('60');
+      expectUnmeasured(sales);
+
+      const ping = await call(own, key, `${API}/ping`);
+      expect(ping.statusCode, ping.body).toBe(200);
+      expect(JSON.parse(ping.body).rate_limit).toBeNull();
+      expectUnmeasured(ping);
+      const events = await call(own, key, `${API}/events?place=P1`);
+      expect(events.statusCode, events.body).toBe(200);
+      expectUnmeasured(events);
+      expect((await call(own, WRONG_KEY, `${API}/ping`)).statusCode).toBe(401);
+    } finally {
+      await app.close();
+      await opened.drop();
+    }
   });
 });
