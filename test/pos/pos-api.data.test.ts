@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
-import { CODES, referenceFigures, type RawReceipt } from './figures-reference.js';
+import { CODES, referenceFigures } from './figures-reference.js';
+import {
+  bounds,
+  countedReceipts,
+  generatedReceipt,
+  isoAt,
+  offset,
+  receiptBody,
+  type Location,
+} from './random-receipts.js';
 
 // The data of the point-of-sale API through HTTP (pos-data-api.md, "Resources and their fields",
 // "Endpoints", "Errors" and its `param` choice, "Receipts-by-payment-method response", "What counts
@@ -966,129 +975,21 @@ describeEachDialect('POS API data: sales figures', (dialect) => {
 // random periods queried with random UTC offsets (URL-encoded), the route's figures equal the
 // independent computation of figures-reference.ts from the raw receipts.
 
-const LOCATIONS = [
+const LOCATIONS: [Location, Location, Location] = [
   { account: 'acme', place: 'P1', events: ['E1', 'E2'] },
   { account: 'acme', place: 'P2', events: ['E3'] },
-  { account: 'other', place: 'P1', events: [] as string[] },
-] as const;
-const COUNTING = ['sale', 'tab', 'cashless_topup', 'cashless_activation'];
-const KINDS = [
-  'sale',
-  'tab',
-  'cashless_topup',
-  'cashless_activation',
-  'cashless_consumption',
-  'withdrawal',
-  'supply',
-  'refund_item',
-  'refund_product',
-  'refund_cashless',
-  'cashless_return',
-  null,
-] as const;
-
-const BASE = Date.UTC(2026, 10, 20, 3);
-const HOUR = 3_600_000;
-const instantArb = fc.oneof(
-  fc.integer({ min: BASE - HOUR, max: BASE + 72 * HOUR }),
-  fc
-    .tuple(fc.integer({ min: 0, max: 12 }), fc.constantFrom(0, 0, 1, -1, 500, -500, 999, -999))
-    .map(([slot, delta]) => BASE + slot * 6 * HOUR + delta),
-);
-const offsetArb = fc.constantFrom(0, -180, -240, 330, 345, -570, 840, -720);
-
-/** ISO 8601 text with milliseconds and the offset (`Z` or `±hh:mm`). */
-function isoAt(ms: number, offsetMinutes: number, zulu: boolean): string {
-  if (offsetMinutes === 0 && zulu) return new Date(ms).toISOString();
-  const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, -1);
-  const magnitude = Math.abs(offsetMinutes);
-  const hh = String(Math.floor(magnitude / 60)).padStart(2, '0');
-  const mm = String(magnitude % 60).padStart(2, '0');
-  return `${local}${offsetMinutes < 0 ? '-' : '+'}${hh}:${mm}`;
-}
-
-function moneyText(cents: bigint): string {
-  const digits = (cents < 0n ? -cents : cents).toString().padStart(3, '0');
-  return `${cents < 0n ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
-
-const MAX_CENTS = 2n ** 53n - 1n;
-const centsArb = fc.oneof(
-  { weight: 3, arbitrary: fc.integer({ min: -500, max: 10_000 }).map(BigInt) },
-  { weight: 2, arbitrary: fc.bigInt({ min: -(10n ** 9n), max: 10n ** 10n }) },
-  { weight: 1, arbitrary: fc.bigInt({ min: MAX_CENTS - 10n ** 6n, max: MAX_CENTS }) },
-);
-const methodArb = fc.oneof(
-  { weight: 4, arbitrary: fc.constant('tef_credit') },
-  { weight: 8, arbitrary: fc.constantFrom(...CODES) },
-  { weight: 2, arbitrary: fc.constantFrom('crypto', 'TEF_CREDIT', 'pix') },
-);
-const brandArb: fc.Arbitrary<string | null> = fc.oneof(
-  { weight: 2, arbitrary: fc.constant(null) },
-  { weight: 3, arbitrary: fc.constantFrom('VISA', 'Visa', ' VISA  ', 'MASTER  CARD', 'ELO') },
-  {
-    weight: 2,
-    arbitrary: fc
-      .array(fc.constantFrom('A', ' ', '\u00a0', '#', '.', '&', '😀', 'Débito', '\u200b'), { maxLength: 4 })
-      .map((parts) => parts.join('')),
-  },
-  { weight: 1, arbitrary: fc.integer({ min: 39, max: 41 }).map((n) => 'B'.repeat(n)) },
-);
-
-interface Generated {
-  location: (typeof LOCATIONS)[number];
-  event: string | null;
-  occurredAt: number;
-  offset: number;
-  zulu: boolean;
-  method: string;
-  brand: string | null;
-  cents: bigint;
-  kind: (typeof KINDS)[number];
-  status: 'paid' | 'unpaid' | 'cancelled';
-  demo: boolean;
-}
-
-const locationArb = fc.oneof(
-  { weight: 3, arbitrary: fc.constant(LOCATIONS[0]) },
-  { weight: 1, arbitrary: fc.constantFrom(LOCATIONS[1], LOCATIONS[2]) },
-);
-
-const generatedArb: fc.Arbitrary<Generated> = locationArb.chain((location) =>
-  fc.record({
-    location: fc.constant(location),
-    event:
-      location.events.length === 0
-        ? fc.constant(null)
-        : fc.option(fc.constantFrom(...location.events), { freq: 2 }),
-    occurredAt: instantArb,
-    offset: offsetArb,
-    zulu: fc.boolean(),
-    method: methodArb,
-    brand: brandArb,
-    cents: centsArb,
-    kind: fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom(...KINDS.slice(0, 4)) },
-      { weight: 1, arbitrary: fc.constantFrom(...KINDS) },
-    ),
-    status: fc.constantFrom('paid', 'paid', 'paid', 'paid', 'unpaid', 'cancelled'),
-    demo: fc.constantFrom(false, false, false, true),
-  }),
-);
+  { account: 'other', place: 'P1', events: [] },
+];
+const generatedArb = generatedReceipt(LOCATIONS);
 
 /** A query of acme's places: a period with offsets of its own for each bound, maybe an event of the place. */
 const queryArb = fc.constantFrom(LOCATIONS[0], LOCATIONS[1]).chain((location) =>
   fc.record({
     place: fc.constant(location.place),
     event: fc.option(fc.constantFrom(...location.events), { freq: 3 }),
-    bounds: fc.oneof<fc.Arbitrary<[number, number]>[]>(
-      fc.tuple(instantArb, instantArb).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
-      fc
-        .tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: -999, max: 999 }))
-        .map(([a, b]) => [BASE - HOUR + a, BASE + 72 * HOUR + b]),
-    ),
-    fromOffset: offsetArb,
-    toOffset: offsetArb,
+    bounds,
+    fromOffset: offset,
+    toOffset: offset,
     zulu: fc.boolean(),
   }),
 );
@@ -1112,18 +1013,7 @@ describeEachDialect('POS API data: sales figures property at route level', (dial
             const mine = stored.filter(({ r }) => r.location.account === account);
             if (mine.length === 0) continue;
             await t.admin('POST', `${ADMIN}/${account}/receipts`, {
-              receipts: mine.map(({ id, r }) => ({
-                id,
-                place: r.location.place,
-                event: r.event,
-                occurred_at: isoAt(r.occurredAt, r.offset, r.zulu),
-                payment_method: r.method,
-                brand: r.brand,
-                amount: moneyText(r.cents),
-                kind: r.kind,
-                status: r.status,
-                demo: r.demo,
-              })),
+              receipts: mine.map(({ id, r }) => receiptBody(id, r)),
             });
           }
           for (const q of queries) {
@@ -1137,21 +1027,10 @@ describeEachDialect('POS API data: sales figures property at route level', (dial
             const body = await ok(t, full.key, url);
             const start = Math.ceil(from / 1000) * 1000;
             const end = Math.ceil(to / 1000) * 1000;
-            const counted: RawReceipt[] = stored
-              .map(({ r }) => r)
-              .filter(
-                (r) =>
-                  r.location.account === 'acme' &&
-                  r.location.place === q.place &&
-                  (q.event === null || r.event === q.event) &&
-                  r.occurredAt >= start &&
-                  r.occurredAt < end &&
-                  r.status === 'paid' &&
-                  !r.demo &&
-                  r.kind !== null &&
-                  COUNTING.includes(r.kind),
-              )
-              .map((r) => ({ method: r.method, brand: r.brand, cents: r.cents }));
+            const counted = countedReceipts(
+              stored.map(({ r }) => r),
+              { account: 'acme', place: q.place, event: q.event, start, end },
+            );
             if (counted.length > 0) withFigures += 1;
             expect(body).toEqual({
               from: wireTimeOf(start),
