@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, describeEachDialect, SUPPORT_TOKEN, useTestApp, type TestApp } from '../helper.js';
+import { expectProblem } from '../expect-http.js';
 import { json, OPTIONS_URL, postTicket, seedHelpdesk, ticket } from '../helpdesk/fixtures.js';
 
 // The help-desk half of the back office (admin-api.md: intro, Help desk) and its health and metrics
@@ -36,16 +37,6 @@ function adminAs(
 
 const asOperator = (t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) =>
   adminAs(t, ADMIN_TOKEN, method, url, body);
-
-function expectProblem(response: LightMyRequestResponse, status: number, code: string): Body {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  const body = json(response);
-  expect(body).toMatchObject({ type: 'about:blank', status, code });
-  expect(typeof body.title).toBe('string');
-  expect(typeof body.detail).toBe('string');
-  return body;
-}
 
 /** A 422 `validation_failed` whose detail and param name the field to fix. */
 function expectInvalid(response: LightMyRequestResponse, field: string): Body {

@@ -3,6 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { findReceipt } from '../../src/pos/receipt-repository.js';
 import { ADMIN_TOKEN, describeEachDialect, SUPPORT_TOKEN, useTestApp, type TestApp } from '../helper.js';
+import { expectProblem } from '../expect-http.js';
 import { json } from '../helpdesk/fixtures.js';
 
 // The point-of-sale data half of the back office (admin-api.md: intro, Point of sale; pos-data-api.md,
@@ -34,14 +35,6 @@ function request(
 
 const asOperator = (t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) =>
   request(t, ADMIN_TOKEN, method, url, body);
-
-function expectProblem(response: LightMyRequestResponse, status: number, code: string): Body {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  const body = json(response);
-  expect(body).toMatchObject({ type: 'about:blank', status, code });
-  return body;
-}
 
 /** A 422 `validation_failed` whose param is `param` and whose detail names it. */
 function expectInvalid(response: LightMyRequestResponse, param: string): Body {

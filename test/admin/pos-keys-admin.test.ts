@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/http/api-keys.js';
 import { createPosKeyService } from '../../src/pos/key-service.js';
 import { ADMIN_TOKEN, describeEachDialect, SUPPORT_TOKEN, useTestApp, type TestApp } from '../helper.js';
+import { expectProblem } from '../expect-http.js';
 
 // Merchants' API keys in the back office (admin-api.md, Point of sale; pos-data-api.md, States and
 // transitions): validity dates, the limit of active keys, rotation and its grace on the manual clock,
@@ -37,14 +38,6 @@ const asOperator = (t: TestApp, method: InjectOptions['method'], url: string, bo
   request(t, ADMIN_TOKEN, method, url, body);
 const asSupport = (t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) =>
   request(t, SUPPORT_TOKEN, method, url, body);
-
-function expectProblem(response: LightMyRequestResponse, status: number, code: string): Body {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  const body = json(response);
-  expect(body).toMatchObject({ type: 'about:blank', status, code });
-  return body;
-}
 
 /** A 422 `validation_failed` whose detail and param name the field to fix. */
 function expectInvalid(response: LightMyRequestResponse, field: string): Body {

@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
+import { expectProblem, expectNoRateHeaders } from '../expect-http.js';
 import {
   CATALOG,
   json,
@@ -17,8 +17,6 @@ import {
 // Authentication of the ticket API (helpdesk-ticket-api.md, Authentication; States and transitions, key
 // validity; Limits, IP block; Method handling, OPTIONS) and DECISIONS.md (Both APIs; Ticket API, IP block).
 
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
-const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const THRESHOLD = 20;
 const HD = ['help-desk-ticket.create'];
 const DAY_MS = 86_400_000;
@@ -51,24 +49,11 @@ function call(t: TestApp, options: Call): Promise<LightMyRequestResponse> {
 
 const bearer = (key: string) => `Bearer ${key}`;
 
-function expectProblem(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-  const body = json(response);
-  expect(body).toMatchObject({ type: 'about:blank', title: STATUS_CODES[status], status, code });
-  expect(typeof body.detail).toBe('string');
-  return body;
-}
-
 function expectUnauthorized(response: LightMyRequestResponse) {
   const body = expectProblem(response, 401, 'unauthorized');
   expect(response.headers['www-authenticate']).toBe('Bearer');
   expectNoRateHeaders(response);
   return body;
-}
-
-function expectNoRateHeaders(response: LightMyRequestResponse) {
-  for (const name of RATE_HEADERS) expect(response.headers[name], name).toBeUndefined();
 }
 
 function expectIpBlocked(response: LightMyRequestResponse, retryAfter: number) {

@@ -1,11 +1,15 @@
-import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import {
+  expectApiProblem as expectProblem,
+  expectNoRateHeaders,
+  PROBLEM_TYPE,
+  UUID,
+} from '../expect-http.js';
+import {
   CATALOG,
-  json,
   LEAD_URL,
   OPTIONS_URL,
   seedHelpdesk,
@@ -20,9 +24,6 @@ import {
 // gate, then one test per pair of gates that can both fire on one request, where the earlier one wins.
 
 const PREFIX = '/v1/api-external-system/';
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const FOREIGN_HEADERS = [
   'Account-Token',
   'Api-Token',
@@ -55,26 +56,6 @@ function send(
     },
     ...(options.payload === undefined ? {} : { payload: options.payload }),
   });
-}
-
-/** A problem+json refusal with the five members (or four, for a server-level refusal without `code`). */
-function expectProblem(response: LightMyRequestResponse, status: number, code: string | null) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-  expect(response.headers['x-request-id']).toMatch(UUID);
-  const body = json(response);
-  expect(body.type).toBe('about:blank');
-  expect(body.title).toBe(STATUS_CODES[status]);
-  expect(body.status).toBe(status);
-  expect(typeof body.detail).toBe('string');
-  expect(body.detail).not.toBe('');
-  if (code === null) expect(body).not.toHaveProperty('code');
-  else expect(body.code).toBe(code);
-  return body;
-}
-
-function expectNoRateHeaders(response: LightMyRequestResponse) {
-  for (const name of RATE_HEADERS) expect(response.headers[name], name).toBeUndefined();
 }
 
 function expectRateHeaders(response: LightMyRequestResponse, limit: number, remaining: number) {

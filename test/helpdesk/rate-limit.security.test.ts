@@ -1,6 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
+import { expectNoRateHeaders } from '../expect-http.js';
 import {
   CATALOG,
   json,
@@ -15,7 +16,6 @@ import {
 // The per-system rate limit of the ticket API (helpdesk-ticket-api.md, Limits; Method handling) and
 // DECISIONS.md (Both APIs: sliding windows, a refused call consumes nothing; Ticket API: limit per system).
 
-const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const HD = ['help-desk-ticket.create'];
 
 interface Call {
@@ -48,10 +48,6 @@ function expectRate(response: LightMyRequestResponse, limit: number, remaining: 
   expect(response.headers['x-ratelimit-limit'], response.body).toBe(String(limit));
   expect(response.headers['x-ratelimit-remaining']).toBe(String(remaining));
   expect(response.headers['x-ratelimit-reset']).toBe(String(seconds(resetMs)));
-}
-
-function expectNoRateHeaders(response: LightMyRequestResponse) {
-  for (const name of RATE_HEADERS) expect(response.headers[name], name).toBeUndefined();
 }
 
 function expectLimited(response: LightMyRequestResponse, limit: number, resetMs: number, retryAfter: number) {

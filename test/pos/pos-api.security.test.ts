@@ -1,8 +1,8 @@
-import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
+import { expectApiProblem as expectProblem, expectNoRateHeaders, UUID } from '../expect-http.js';
 
 // The order in which the point-of-sale data API answers problems (pos-data-api.md, Authentication,
 // Errors, Limits, States and transitions; DECISIONS, Both APIs and POS data API): one test per gate and
@@ -14,9 +14,6 @@ const PING = `${PREFIX}ping`;
 const PLACES = `${PREFIX}places`;
 const EVENTS = `${PREFIX}events?place=P1`;
 const SALES = `${PREFIX}sales/by-payment-method?place=P1&from=2026-11-19T00:00:00-03:00&to=2026-11-20T00:00:00-03:00`;
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const FOREIGN_HEADERS = [
   'Account-Token',
   'Api-Token',
@@ -60,22 +57,6 @@ function send(
 const get = (t: TestApp, url: string, key?: string) =>
   send(t, { url, ...(key === undefined ? {} : { key }) });
 
-/** A problem+json refusal with its members (`code` absent when null). */
-function expectProblem(response: LightMyRequestResponse, status: number, code: string | null): Body {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.headers['content-type']).toBe(PROBLEM_TYPE);
-  expect(response.headers['x-request-id']).toMatch(UUID);
-  const body = json(response);
-  expect(body.type).toBe('about:blank');
-  expect(body.title).toBe(STATUS_CODES[status]);
-  expect(body.status).toBe(status);
-  expect(typeof body.detail).toBe('string');
-  expect(body.detail).not.toBe('');
-  if (code === null) expect(body).not.toHaveProperty('code');
-  else expect(body.code).toBe(code);
-  return body;
-}
-
 /** 401 invalid_token with WWW-Authenticate, `reason` as given (absent when null), nothing counted. */
 function expect401(response: LightMyRequestResponse, reason: string | null): Body {
   const body = expectProblem(response, 401, 'invalid_token');
@@ -86,10 +67,6 @@ function expect401(response: LightMyRequestResponse, reason: string | null): Bod
   expectNoRateHeaders(response);
   expectNoDeprecation(response);
   return body;
-}
-
-function expectNoRateHeaders(response: LightMyRequestResponse) {
-  for (const name of RATE_HEADERS) expect(response.headers[name], name).toBeUndefined();
 }
 
 function expectRateHeaders(response: LightMyRequestResponse, limit: number, remaining: number) {
