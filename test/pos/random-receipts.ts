@@ -1,26 +1,14 @@
 import fc from 'fast-check';
 import type { RawReceipt } from './figures-reference.js';
 import { CODES } from './figures-reference.js';
+import { RECEIPT_KINDS } from '../../src/pos/receipt-rules.js';
 
 // Random receipts for the property tests of the sales figures (the query and the route), and the
 // expected set of counted receipts computed from them by hand (pos-data-api.md, "What counts toward the
 // total"; DECISIONS, POS data API).
 
-/** The kinds a device may record, written out; `null` is a receipt without a transaction type. */
-export const KINDS = [
-  'sale',
-  'tab',
-  'cashless_topup',
-  'cashless_activation',
-  'cashless_consumption',
-  'withdrawal',
-  'supply',
-  'refund_item',
-  'refund_product',
-  'refund_cashless',
-  'cashless_return',
-  null,
-] as const;
+/** The kinds a device may record (the input domain), and `null`: a receipt without a transaction type. */
+export const KINDS = [...RECEIPT_KINDS, null] as const;
 /** What counts, as the document lists it: paid, not a demonstration, of one of these kinds. */
 const COUNTING: readonly string[] = ['sale', 'tab', 'cashless_topup', 'cashless_activation'];
 
