@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { isPostgres } from '../../src/db/dialect.js';
+import { queryTimeoutProblem, withQueryTimeout } from '../../src/pos/pos-api-gates.js';
+import { describeEachDialect, useTestApp } from '../helper.js';
+
+// The query time limits of the POS API (pos-data-api.md, Limits: 15 s for receipts, 3 s for the events
+// list; Errors, 503): a query that does not finish in time ends in 503 with the documented detail.
+
+describeEachDialect('POS API: query time limits', (dialect) => {
+  const t = useTestApp(dialect);
+
+  it('a query within its time limit answers its result (Limits, maximum query time)', async () => {
+    const result = await withQueryTimeout(t.db, 5_000, (db) =>
+      sql<{ one: number }>`select 1 as one`.execute(db),
+    );
+    expect(result?.rows[0]?.one).toBe(1);
+  });
+
+  it('a query past its time limit gives no result, for the 503 (Limits, maximum query time)', async () => {
+    const slow = await withQueryTimeout(t.db, 50, async (db) => {
+      // PostgreSQL cancels the statement itself; SQLite cannot interrupt a query, so the answer that
+      // arrives late is dropped.
+      if (isPostgres(db)) await sql`select pg_sleep(1)`.execute(db);
+      else await new Promise((resolve) => setTimeout(resolve, 120));
+      return 'late';
+    });
+    expect(slow).toBeUndefined();
+  });
+});
+
+it('the time-limit 503: temporarily_unavailable, Retry-After 60, the documented detail (Errors, 503)', () => {
+  const problem = queryTimeoutProblem();
+  expect(problem.status).toBe(503);
+  expect(problem.code).toBe('temporarily_unavailable');
+  expect(problem.headers['retry-after']).toBe('60');
+  expect(problem.detail).toBe(
+    'The request could not be completed in time. Retry after the time in the Retry-After header.',
+  );
+});
