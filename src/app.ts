@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, {
   type FastifyBaseLogger,
+  type FastifyServerOptions,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -22,11 +23,24 @@ import { createPosLimits } from './pos/pos-limits.js';
 
 /** What the app is built from besides its configuration; tests pass their own clock and stores. */
 export interface AppDeps {
+  /** The primary database. */
   db: Db;
+  /** A read replica for the POS data routes (`DATABASE_READ_URL`); default: the primary. */
+  readDb?: Db;
   clock?: Clock;
+  /** Where every limit is counted: Redis for a fleet (`REDIS_URL`); default: in this process. */
   rateLimits?: RateLimitStore;
+  /** A logger instance to share (the entry point's), or Fastify's logger option; default: config level. */
   logger?: FastifyBaseLogger | boolean;
 }
+
+/** Fastify's logger options for an instance to share or a plain setting. */
+function loggerOptions(logger: FastifyBaseLogger | boolean | { level: string }): LoggerOptions {
+  return typeof logger === 'boolean' || !('child' in logger) ? { logger } : { loggerInstance: logger };
+}
+
+/** The part of Fastify's options that sets its logger. */
+export type LoggerOptions = Pick<FastifyServerOptions, 'logger' | 'loggerInstance'>;
 
 /** The two listeners of the service, built but not listening. */
 export interface App {
@@ -60,7 +74,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
   const tickets = createTicketService({ db, clock });
 
   const publicApp = Fastify({
-    ...(typeof logger === 'boolean' || !('child' in logger) ? { logger } : { loggerInstance: logger }),
+    ...loggerOptions(logger),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     // Bodies are read by the APIs' own gates, so that 413, 415 and invalid_body come in the documented
@@ -90,6 +104,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
 
   const posApi = createPosApiHandler({
     db,
+    readDb: deps.readDb ?? db,
     clock,
     limits: createPosLimits({
       store: rateLimits,
@@ -130,7 +145,14 @@ export function buildApp(config: Config, deps: AppDeps): App {
     done();
   });
 
-  const admin = createAdminApi(config, { db, clock, maintenance, metrics, rateLimits, logger });
+  const admin = createAdminApi(config, {
+    db,
+    clock,
+    maintenance,
+    metrics,
+    rateLimits,
+    logger: loggerOptions(logger),
+  });
 
   return {
     public: publicApp,

@@ -14,8 +14,19 @@ export interface Config {
   /** `{base_url}` of both public APIs, as partners and merchants reach it. */
   readonly publicBaseUrl: string;
   readonly database: DatabaseTarget;
+  /** A PostgreSQL replica that the read-only data routes may read from; null: they read `database`. */
+  readonly databaseRead: DatabaseTarget | null;
+  /**
+   * Longest wait for a database connection, and for any query without a longer limit of its own (the
+   * POS query time limits are longer); past it the call fails with a 5xx instead of hanging.
+   */
+  readonly databaseTimeoutMs: number;
   /** Shared store for limits; null: in-process limits, one process only. */
   readonly redisUrl: string | null;
+  /** Prepended to every key the service writes to Redis, so that several deployments can share one. */
+  readonly redisKeyPrefix: string;
+  /** A Redis command not answered within this fails; the call then goes on unmeasured (or gets 503). */
+  readonly redisTimeoutMs: number;
   readonly adminHost: string;
   readonly adminPort: number;
   /** Bearer token of the operator's back office; null: no admin listener in production. */
@@ -58,7 +69,14 @@ const schema = z.object({
   HOST: nonEmpty.default('0.0.0.0'),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   DATABASE_URL: nonEmpty.default('file:./data/service.sqlite'),
+  DATABASE_READ_URL: nonEmpty.optional(),
+  DATABASE_TIMEOUT_MS: integer(100, 600_000).default(5000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,64}$/, 'must be 1 to 64 printable ASCII characters without spaces')
+    .default('gw:'),
+  REDIS_TIMEOUT_MS: integer(10, 60_000).default(500),
   ADMIN_HOST: nonEmpty.default('127.0.0.1'),
   ADMIN_PORT: port.default(8081),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -73,14 +91,25 @@ const schema = z.object({
   IP_BLOCK_THRESHOLD: integer(1, 1_000_000).default(20),
 });
 
-function parseDatabaseUrl(value: string): DatabaseTarget {
+function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
   if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    throw new ConfigError('DATABASE_URL: must be postgres://…, file:PATH or a plain path');
+    throw new ConfigError(`${variable}: must be postgres://…, file:PATH or a plain path`);
   }
   const path = value.startsWith('file:') ? value.slice('file:'.length) : value;
-  if (path === '') throw new ConfigError('DATABASE_URL: file: needs a path');
+  if (path === '') throw new ConfigError(`${variable}: file: needs a path`);
   return { kind: 'sqlite', path };
+}
+
+function parseReadReplicaUrl(primary: string, replica: string | undefined): DatabaseTarget | null {
+  if (replica === undefined) return null;
+  const target = Object.freeze(parseDatabaseUrl(replica, 'DATABASE_READ_URL'));
+  if (target.kind !== 'postgres' || !/^postgres(ql)?:\/\//.test(primary)) {
+    throw new ConfigError(
+      'DATABASE_READ_URL: a read replica needs PostgreSQL in both DATABASE_URL and DATABASE_READ_URL',
+    );
+  }
+  return target;
 }
 
 function parseTrustProxy(value: string | undefined): string[] {
@@ -125,12 +154,16 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     // Frozen too: Object.freeze below is shallow, and the whole configuration is read-only.
     database: Object.freeze(parseDatabaseUrl(e.DATABASE_URL)),
+    databaseRead: parseReadReplicaUrl(e.DATABASE_URL, e.DATABASE_READ_URL),
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     redisUrl: e.REDIS_URL ?? null,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     adminHost: e.ADMIN_HOST,
     adminPort: e.ADMIN_PORT,
     adminToken: e.ADMIN_TOKEN ?? null,
     supportToken: e.SUPPORT_TOKEN ?? null,
-    cursorSecret: e.CURSOR_SECRET ?? randomSecret(e.NODE_ENV),
+    cursorSecret: e.CURSOR_SECRET ?? randomSecret(e.NODE_ENV, e.REDIS_URL !== undefined),
     trustProxy: Object.freeze(parseTrustProxy(e.TRUST_PROXY)),
     logLevel: e.LOG_LEVEL,
     demo: e.DEMO === undefined ? 'auto' : e.DEMO === 'true' ? 'on' : 'off',
@@ -145,9 +178,13 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   return Object.freeze(config);
 }
 
-function randomSecret(env: Config['env']): string {
+function randomSecret(env: Config['env'], fleet: boolean): string {
   // Cursors signed with a per-process secret stop working after a restart and differ between processes
-  // of a fleet; production must set CURSOR_SECRET.
+  // of a fleet; production, and every process of a fleet, must set CURSOR_SECRET.
   if (env === 'production') throw new ConfigError('CURSOR_SECRET: must be set in production');
+  if (fleet)
+    throw new ConfigError(
+      'CURSOR_SECRET: must be set when REDIS_URL is (every process of a fleet signs cursors with the same secret)',
+    );
   return randomBytes(32).toString('base64url');
 }

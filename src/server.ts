@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { pino, type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -8,6 +9,9 @@ import { helpdeskIsEmpty, seedHelpdeskDemo, DEMO_SYSTEM } from './helpdesk/demo.
 import { systemClock } from './clock.js';
 import { createMaintenanceSwitch } from './settings/maintenance.js';
 import { DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
+import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
+import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
 // public and admin ports, and closes gracefully on SIGTERM/SIGINT.
@@ -36,10 +40,24 @@ async function main(): Promise<void> {
   if (generatedAdminToken)
     config = Object.freeze({ ...config, adminToken: randomBytes(24).toString('base64url') });
 
-  const db = openDatabase(config.database);
+  const log = pino({ level: config.logLevel });
+  const databaseOptions = {
+    connectTimeoutMs: config.databaseTimeoutMs,
+    // The POS routes set their own, shorter, server-side limits; this one catches a server that went
+    // silent, a second after the longest of them.
+    queryTimeoutMs:
+      Math.max(config.databaseTimeoutMs, config.posSalesQueryTimeoutMs, config.posEventsQueryTimeoutMs) +
+      1000,
+    onConnectionError: (error: Error) => {
+      log.warn({ err: error }, 'a database connection failed; the pool replaces it on the next query');
+    },
+  };
+  const db = openDatabase(config.database, databaseOptions);
   await migrateToLatest(db);
-  const app = buildApp(config, { db });
-  const log = app.public.log;
+  const readDb =
+    config.databaseRead === null ? undefined : openDatabase(config.databaseRead, databaseOptions);
+  const rateLimits = await openRateLimitStore(config, log);
+  const app = buildApp(config, { db, readDb, rateLimits, logger: log });
 
   if (demoWanted(config) && (await helpdeskIsEmpty(db))) {
     const key = await seedHelpdeskDemo({
@@ -81,7 +99,7 @@ async function main(): Promise<void> {
     forced.unref();
     app
       .close()
-      .then(() => db.destroy())
+      .then(() => Promise.all([db.destroy(), readDb?.destroy()]))
       .then(() => {
         log.info('closed');
         process.exit(0);
@@ -96,6 +114,20 @@ async function main(): Promise<void> {
   });
   process.on('SIGINT', () => {
     shutdown('SIGINT');
+  });
+}
+
+/** Redis when `REDIS_URL` is set (a fleet shares every limit); else the in-process store. */
+async function openRateLimitStore(config: Config, log: Logger): Promise<RateLimitStore> {
+  if (config.redisUrl === null) {
+    log.info('REDIS_URL is not set: limits are counted in this process (run one process only)');
+    return createMemoryRateLimitStore();
+  }
+  return connectRedisRateLimitStore({
+    url: config.redisUrl,
+    keyPrefix: config.redisKeyPrefix,
+    commandTimeoutMs: config.redisTimeoutMs,
+    log,
   });
 }
 

@@ -58,7 +58,11 @@ describe('loadConfig', () => {
       HOST: '127.0.0.1',
       PUBLIC_BASE_URL: 'https://api.example.com/',
       DATABASE_URL: 'postgres://user:pw@db:5432/service',
+      DATABASE_READ_URL: 'postgres://user:pw@replica:5432/service',
+      DATABASE_TIMEOUT_MS: '2500',
       REDIS_URL: 'rediss://cache:6380',
+      REDIS_KEY_PREFIX: 'gw-staging:',
+      REDIS_TIMEOUT_MS: '250',
       ADMIN_HOST: '0.0.0.0',
       ADMIN_PORT: '9001',
       ADMIN_TOKEN: 'admin-token-0123456789',
@@ -78,7 +82,11 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       publicBaseUrl: 'https://api.example.com',
       database: { kind: 'postgres', url: 'postgres://user:pw@db:5432/service' },
+      databaseRead: { kind: 'postgres', url: 'postgres://user:pw@replica:5432/service' },
+      databaseTimeoutMs: 2500,
       redisUrl: 'rediss://cache:6380',
+      redisKeyPrefix: 'gw-staging:',
+      redisTimeoutMs: 250,
       adminHost: '0.0.0.0',
       adminPort: 9001,
       adminToken: 'admin-token-0123456789',
@@ -130,6 +138,12 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'ftp://example.com'],
     ['PUBLIC_BASE_URL', 'not a url'],
     ['REDIS_URL', 'http://cache:6379'],
+    ['REDIS_KEY_PREFIX', 'has space'],
+    ['REDIS_KEY_PREFIX', 'x'.repeat(65)],
+    ['REDIS_TIMEOUT_MS', '5'],
+    ['DATABASE_READ_URL', 'mysql://replica'],
+    ['DATABASE_READ_URL', 'file:./replica.sqlite'],
+    ['DATABASE_TIMEOUT_MS', '0'],
     ['NODE_ENV', 'staging'],
     ['POS_ROTATION_GRACE_SECONDS', 'forever'],
     ['POS_SALES_QUERY_TIMEOUT_MS', '0'],
@@ -151,6 +165,24 @@ describe('loadConfig', () => {
     expect(configError({ NODE_ENV: 'production' }).message).toMatch(/^CURSOR_SECRET:/);
     const same = 'same-token-0123456789';
     expect(configError({ ADMIN_TOKEN: same, SUPPORT_TOKEN: same }).message).toMatch(/^SUPPORT_TOKEN:/);
+  });
+
+  it('a fleet (REDIS_URL) needs CURSOR_SECRET: every process must sign cursors alike', () => {
+    expect(configError({ REDIS_URL: 'redis://cache:6379' }).message).toMatch(/^CURSOR_SECRET:/);
+    const fleet = loadConfig({ REDIS_URL: 'redis://cache:6379', CURSOR_SECRET: 'c'.repeat(16) });
+    expect(fleet).toMatchObject({
+      redisUrl: 'redis://cache:6379',
+      redisKeyPrefix: 'gw:',
+      redisTimeoutMs: 500,
+    });
+  });
+
+  it('a read replica needs PostgreSQL as the primary too; without one the data routes read the primary', () => {
+    expect(configError({ DATABASE_READ_URL: 'postgres://replica/db' }).message).toMatch(
+      /^DATABASE_READ_URL:/,
+    );
+    expect(loadConfig({}).databaseRead).toBeNull();
+    expect(loadConfig({}).databaseTimeoutMs).toBe(5000);
   });
 
   it('ADMIN_TOKEN of 16 characters or more is accepted', () => {

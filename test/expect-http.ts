@@ -49,3 +49,8 @@ export function expectApiProblem(
 export function expectNoRateHeaders(response: LightMyRequestResponse): void {
   for (const name of RATE_HEADERS) expect(response.headers[name], name).toBeUndefined();
 }
+
+/** Every X-RateLimit-* header, each an integer: the limit was measured on this call. */
+export function expectRateHeaders(response: LightMyRequestResponse): void {
+  for (const name of RATE_HEADERS) expect(response.headers[name], name).toMatch(/^\d+$/);
+}

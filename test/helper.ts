@@ -9,6 +9,7 @@ import { openDatabase, type Db } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createMemoryRateLimitStore } from '../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
+import { connectRedisRateLimitStore } from '../src/rate-limit/redis-store.js';
 
 // The harness of the HTTP suites: a fresh app per test on every dialect, a manual clock, and helpers
 // that talk to the admin API the way the operator would.
@@ -30,17 +31,42 @@ export class ManualClock implements Clock {
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const SUPPORT_TOKEN = 'test-support-token-0123456789';
 
-/** A database the suites run on. */
+/** A database the suites run on, with the rate-limit store that goes with it. */
 export interface Dialect {
   name: 'sqlite' | 'postgres';
-  /** Opens an empty, migrated database of its own; `drop` removes it. */
-  open(): Promise<{ db: Db; drop(): Promise<void> }>;
+  /**
+   * Opens an empty, migrated database of its own; `drop` removes it. On PostgreSQL, `connection` says
+   * where it is, for a test that opens it another way (through a proxy, say).
+   */
+  open(): Promise<{ db: Db; drop(): Promise<void>; connection?: { url: string; searchPath: string } }>;
+  /** A rate-limit store of the test's own: in-process, or Redis under a key prefix of the test's own. */
+  openStore(): Promise<RateLimitStore>;
 }
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
+export const redisUrl = process.env.TEST_REDIS_URL;
+
+/**
+ * A Redis store whose keys no other test shares (a random prefix). Its keys expire by themselves once
+ * their windows and leases are over.
+ */
+export function openTestRedisStore(
+  options: { url?: string; commandTimeoutMs?: number } = {},
+): Promise<RateLimitStore> {
+  const url = options.url ?? redisUrl;
+  if (url === undefined) throw new Error('TEST_REDIS_URL is not set');
+  return connectRedisRateLimitStore({
+    url,
+    keyPrefix: `test:${randomBytes(6).toString('hex')}:`,
+    commandTimeoutMs: options.commandTimeoutMs ?? 2000,
+  });
+}
+
+const memoryStore = () => Promise.resolve(createMemoryRateLimitStore());
 
 const sqlite: Dialect = {
   name: 'sqlite',
+  openStore: memoryStore,
   async open() {
     const db = openDatabase({ kind: 'sqlite', path: ':memory:' });
     await migrateToLatest(db);
@@ -81,8 +107,10 @@ async function closePostgresFileDatabase(): Promise<void> {
   await server.destroy();
 }
 
+/** PostgreSQL runs with the Redis store when TEST_REDIS_URL is set (CI sets both): a fleet's setting. */
 const postgres: Dialect = {
   name: 'postgres',
+  openStore: () => (redisUrl === undefined ? memoryStore() : openTestRedisStore()),
   async open() {
     const { url, admin } = await postgresFileDatabase();
     const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -98,26 +126,32 @@ const postgres: Dialect = {
       await drop();
       throw error;
     }
-    return { db, drop };
+    return { db, drop, connection: { url, searchPath: schema } };
   },
 };
 
 /** SQLite always; PostgreSQL when TEST_DATABASE_URL is set (CI sets it). */
 export const dialects: Dialect[] = [sqlite, postgres];
 
-/**
- * Declares a suite once per dialect. Without TEST_DATABASE_URL the PostgreSQL copy is skipped, and its
- * name says so.
- */
+/** Declares the suite of one dialect; without TEST_DATABASE_URL the PostgreSQL one is skipped, saying so. */
+function describeOn(dialect: Dialect, name: string, body: (dialect: Dialect) => void): void {
+  const skipped = dialect.name === 'postgres' && postgresUrl === undefined;
+  const store = dialect.name === 'postgres' && redisUrl !== undefined ? ' + redis' : '';
+  const title = `${name} [${dialect.name}${store}${skipped ? ': skipped, TEST_DATABASE_URL is not set' : ''}]`;
+  describe.skipIf(skipped)(title, () => {
+    if (dialect.name === 'postgres') afterAll(closePostgresFileDatabase);
+    body(dialect);
+  });
+}
+
+/** Declares a suite once per dialect. */
 export function describeEachDialect(name: string, body: (dialect: Dialect) => void): void {
-  for (const dialect of dialects) {
-    const skipped = dialect.name === 'postgres' && postgresUrl === undefined;
-    const title = `${name} [${dialect.name}${skipped ? ': skipped, TEST_DATABASE_URL is not set' : ''}]`;
-    describe.skipIf(skipped)(title, () => {
-      if (dialect.name === 'postgres') afterAll(closePostgresFileDatabase);
-      body(dialect);
-    });
-  }
+  for (const dialect of dialects) describeOn(dialect, name, body);
+}
+
+/** Declares a suite about PostgreSQL itself (its faults, say). */
+export function describePostgres(name: string, body: (dialect: Dialect) => void): void {
+  describeOn(postgres, name, body);
 }
 
 /** The configuration of a test app: explicit values, overridable per suite. */
@@ -135,6 +169,16 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/** What the fixtures need: the operator's admin calls, to an app in the test or to a server process. */
+export interface AdminClient {
+  /** A request to the admin listener with the operator's token; throws unless it answers 2xx. */
+  admin(
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+  ): Promise<{ statusCode: number; body: string }>;
+}
+
 /** A running test app with its database, clock and admin helpers. */
 export interface TestApp {
   app: App;
@@ -149,45 +193,67 @@ export interface TestApp {
   adminRaw(options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
-/** Builds a fresh app on the dialect before each test and closes it after. */
+/** What a test app is built from; `testApp` fills in the rest. */
+export interface TestAppParts {
+  db: Db;
+  readDb?: Db;
+  clock?: ManualClock;
+  rateLimits?: RateLimitStore;
+  config?: Record<string, string>;
+}
+
+/** Builds the app over the given parts, with the request helpers every suite uses. */
+export function testApp(parts: TestAppParts): TestApp {
+  const clock = parts.clock ?? new ManualClock();
+  const rateLimits = parts.rateLimits ?? createMemoryRateLimitStore();
+  const app = buildApp(testConfig(parts.config), {
+    db: parts.db,
+    ...(parts.readDb === undefined ? {} : { readDb: parts.readDb }),
+    clock,
+    rateLimits,
+    logger: false,
+  });
+  return {
+    app,
+    db: parts.db,
+    clock,
+    rateLimits,
+    call: (request: InjectOptions) => app.public.inject(request),
+    adminRaw: (request: InjectOptions) =>
+      app.admin.inject({
+        ...request,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...request.headers },
+      }),
+    async admin(method: InjectOptions['method'], url: string, body?: unknown) {
+      const response = await app.admin.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+      });
+      if (response.statusCode >= 300) {
+        throw new Error(`admin ${String(method)} ${url} answered ${response.statusCode}: ${response.body}`);
+      }
+      return response;
+    },
+  };
+}
+
+/** Builds a fresh app on the dialect (and its store) before each test and closes it after. */
 export function useTestApp(dialect: Dialect, options: { config?: Record<string, string> } = {}): TestApp {
   const current = {} as TestApp;
   let drop: (() => Promise<void>) | undefined;
   beforeEach(async () => {
     drop = undefined;
+    for (const key of Object.keys(current)) Reflect.deleteProperty(current, key);
     const opened = await dialect.open();
     drop = () => opened.drop();
-    const clock = new ManualClock();
-    const rateLimits = createMemoryRateLimitStore();
-    const app = buildApp(testConfig(options.config), { db: opened.db, clock, rateLimits, logger: false });
-    Object.assign(current, {
-      app,
-      db: opened.db,
-      clock,
-      rateLimits,
-      call: (request: InjectOptions) => app.public.inject(request),
-      adminRaw: (request: InjectOptions) =>
-        app.admin.inject({
-          ...request,
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...request.headers },
-        }),
-      async admin(method: InjectOptions['method'], url: string, body?: unknown) {
-        const response = await app.admin.inject({
-          method,
-          url,
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-          ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
-        });
-        if (response.statusCode >= 300) {
-          throw new Error(`admin ${String(method)} ${url} answered ${response.statusCode}: ${response.body}`);
-        }
-        return response;
-      },
-    });
+    const rateLimits = await dialect.openStore();
+    Object.assign(current, testApp({ db: opened.db, rateLimits, ...options }));
   });
   afterEach(async () => {
     if (drop === undefined) return; // the database did not open: nothing to close
-    await current.app.close();
+    if ('app' in current) await current.app.close(); // absent when the store did not open
     await drop();
   });
   return current;

@@ -9,6 +9,7 @@ import { bearerToken } from '../http/api-keys.js';
 import { Problem, sendProblem } from '../http/problem.js';
 import type { Metrics } from '../metrics.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
+import type { LoggerOptions } from '../app.js';
 import type { MaintenanceSwitch } from '../settings/maintenance.js';
 import { registerHelpdeskAdminRoutes } from './helpdesk-routes.js';
 import { registerPosKeyRoutes } from './pos-key-routes.js';
@@ -35,7 +36,7 @@ export interface AdminDeps {
   maintenance: MaintenanceSwitch;
   metrics: Metrics;
   rateLimits: RateLimitStore;
-  logger: boolean | { level: string };
+  logger: LoggerOptions;
 }
 
 function sameSecret(presented: string, expected: string | null): boolean {
@@ -68,7 +69,7 @@ export function parseInput<S extends z.ZodType>(
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
   const app = Fastify({
-    logger: deps.logger,
+    ...deps.logger,
     genReqId: () => randomUUID(),
     bodyLimit: 50 * 1024 * 1024,
     // A path that cannot be decoded (`%ff`) is refused by the router before any hook; without this it
@@ -151,14 +152,28 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   app.setNotFoundHandler((_request, reply) => sendProblem(reply, Problem.of('not_found')));
 
   app.get('/healthz', { config: { open: true } }, () => ({ status: 'ok' }));
+  // Ready when the database and the shared store answer; a load balancer takes the process out of
+  // rotation while either does not (the process itself goes on and recovers on its own).
   app.get('/readyz', { config: { open: true } }, async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(deps.db);
-      return { status: 'ready', database: 'ok' };
-    } catch (error) {
-      app.log.warn({ err: error }, 'database not reachable');
-      return reply.code(503).send({ status: 'not ready', database: 'unreachable' });
-    }
+    const [database, store] = await Promise.all([
+      sql`select 1`.execute(deps.db).then(
+        () => 'ok' as const,
+        (error: unknown) => {
+          app.log.warn({ err: error }, 'database not reachable');
+          return 'unreachable' as const;
+        },
+      ),
+      deps.rateLimits.ping().then(
+        () => 'ok' as const,
+        (error: unknown) => {
+          app.log.warn({ err: error }, 'shared store not reachable');
+          return 'unreachable' as const;
+        },
+      ),
+    ]);
+    const ready = database === 'ok' && store === 'ok';
+    const body = { status: ready ? 'ready' : 'not ready', database, shared_store: store };
+    return reply.code(ready ? 200 : 503).send(body);
   });
   app.get('/metrics', async (_request, reply) =>
     reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),

@@ -16,6 +16,20 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 export interface OpenOptions {
   searchPath?: string;
   poolSize?: number;
+  /** PostgreSQL: longest wait for a connection (default 5000 ms). */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: longest wait for any query's answer, measured by the client (default: none). It guards
+   * against a server that stopped answering without closing the connection; the server's own
+   * `statement_timeout` (set per query where the contract gives a time limit) should fire first.
+   */
+  queryTimeoutMs?: number;
+  /**
+   * PostgreSQL: told when a pooled connection fails (the server restarted, the network dropped). The
+   * pool discards that connection and opens a new one on the next query; without a listener the failure
+   * would be an unhandled 'error' event and stop the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** Opens the database named by the configuration: SQLite in WAL mode, or a PostgreSQL pool. */
@@ -24,8 +38,19 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     const pool = new pg.Pool({
       connectionString: target.url,
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      // Lets the operating system notice a peer that vanished without closing the connection.
+      keepAlive: true,
+      ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
       ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` }),
+    });
+    const onConnectionError = options.onConnectionError ?? (() => undefined);
+    // An idle connection's failure reaches the pool; a busy one's reaches only its client, which the
+    // pool leaves without a listener while it is checked out. Both get one: the query in progress fails
+    // on its own (a 5xx for its call), the pool drops the broken connection, and the process goes on.
+    pool.on('error', onConnectionError);
+    pool.on('connect', (client) => {
+      client.on('error', onConnectionError);
     });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }

@@ -6,7 +6,7 @@ import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../http/problem.js';
 import type { CallWithBody } from '../http/shared-gates.js';
 import type { IpBlock } from '../rate-limit/ip-block.js';
-import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
+import { attempt, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { MaintenanceSwitch } from '../settings/maintenance.js';
 import { findSystemByKeyHash, type SystemWithKeys } from './system-repository.js';
 import type { TicketService } from './ticket-service.js';
@@ -121,7 +121,7 @@ export function requireJsonObjectBody(call: TicketCall): Problem | undefined {
 /** 401 `unauthorized`: the same answer for every case; which ones count toward the IP block differs. */
 export async function authenticateKey(call: TicketCall): Promise<Problem | undefined> {
   const refuse = async (countsTowardIpBlock: boolean) => {
-    if (countsTowardIpBlock) await call.ipBlock.recordFailure(call.request.ip, call.now);
+    if (countsTowardIpBlock) await attempt(() => call.ipBlock.recordFailure(call.request.ip, call.now));
     return Problem.of('unauthorized', {}, { 'www-authenticate': 'Bearer' });
   };
   const token = bearerToken(call.request.headers.authorization);
@@ -148,18 +148,17 @@ export function rejectInactiveSystem(call: TicketCall): Problem | undefined {
 
 /**
  * 429 `rate_limited` when the system spent its calls of the sliding minute. From here on every response
- * carries X-RateLimit-Limit, -Remaining and -Reset (helpdesk-ticket-api.md, Limits).
+ * carries X-RateLimit-Limit, -Remaining and -Reset (helpdesk-ticket-api.md, Limits), unless the shared
+ * store is unreachable: the call then goes on unmeasured, without them (DECISIONS, Both APIs).
  */
 export async function limitSystemRate(call: TicketCall): Promise<Problem | undefined> {
   const system = call.system;
   if (system === undefined) return undefined;
   const limit = system.rateLimitPerMinute;
-  const take = await call.deps.rateLimits.take(
-    `hd:system:${system.identifier}`,
-    limit,
-    RATE_WINDOW_MS,
-    call.now,
+  const take = await attempt(() =>
+    call.deps.rateLimits.take(`hd:system:${system.identifier}`, limit, RATE_WINDOW_MS, call.now),
   );
+  if (take === undefined) return undefined;
   const resetAt = take.oldestAt + RATE_WINDOW_MS;
   call.reply.headers({
     'x-ratelimit-limit': String(limit),

@@ -1,4 +1,5 @@
 import type { IpBlock } from '../rate-limit/ip-block.js';
+import { attempt } from '../rate-limit/rate-limit-store.js';
 import { readBody, BODY_LIMIT_BYTES } from './body.js';
 import type { ApiCall } from './gate.js';
 import { Problem } from './problem.js';
@@ -42,8 +43,9 @@ export async function limitBodySize(call: CallWithBody): Promise<Problem | undef
 
 /** 429 `rate_limited` for an IP blocked after wrong keys: real wait, no X-RateLimit-* headers. */
 export async function rejectBlockedIp(call: ApiCall & { ipBlock: IpBlock }): Promise<Problem | undefined> {
-  const waitMs = await call.ipBlock.blockedFor(call.request.ip, call.now);
-  if (waitMs === 0) return undefined;
+  // Unmeasured when the shared store is unreachable: the call goes on (DECISIONS, Both APIs).
+  const waitMs = await attempt(() => call.ipBlock.blockedFor(call.request.ip, call.now));
+  if (waitMs === undefined || waitMs === 0) return undefined;
   return Problem.of(
     'rate_limited',
     {

@@ -24,7 +24,14 @@ import { readQuery, type PosQueryValues, type PosRoute } from './query-params.js
 
 /** Everything the POS API needs from the rest of the service. */
 export interface PosApiDeps {
+  /** The primary database: keys and their state, always current. */
   db: Db;
+  /**
+   * Where the data routes read places, events and receipts: a replica when one is configured
+   * (`DATABASE_READ_URL`), else the primary. Keys are never read from it, so a rotation or a revocation
+   * is honoured at once whatever the replica's lag.
+   */
+  readDb: Db;
   clock: Clock;
   limits: PosLimits;
   /** Signs the events cursor. */

@@ -72,7 +72,7 @@ const placeNotFound = () =>
 async function reachablePlace(call: AuthenticatedPosCall, placeId: string) {
   const reach = keyPlaces(call.key);
   if (reach !== null && !reach.includes(placeId)) return undefined;
-  return findPlace(call.deps.db, call.key.account_id, placeId);
+  return findPlace(call.deps.readDb, call.key.account_id, placeId);
 }
 
 /** Planned routes: documented parameters validated, places outside the key refused, then 501. */
@@ -100,7 +100,7 @@ const routes = new Map<string, PosRouteDef>([
       permission: null,
       handle: async (call) => {
         const { key, quota } = call;
-        const account = await findAccount(call.deps.db, key.account_id);
+        const account = await findAccount(call.deps.readDb, key.account_id);
         const superseded = call.reply.getHeader('deprecation') !== undefined;
         return {
           status: 200,
@@ -133,7 +133,7 @@ const routes = new Map<string, PosRouteDef>([
       permission: null,
       handle: async (call) => {
         const reach = keyPlaces(call.key);
-        const places = await listPlaces(call.deps.db, call.key.account_id);
+        const places = await listPlaces(call.deps.readDb, call.key.account_id);
         const data = places
           .filter((place) => reach === null || reach.includes(place.id))
           .map((place) => ({
@@ -162,7 +162,7 @@ const routes = new Map<string, PosRouteDef>([
           if (!checked.ok) return cursorProblem(checked.reason);
           after = checked.position;
         }
-        const page = await withQueryTimeout(call.deps.db, call.deps.eventsQueryTimeoutMs, (db) =>
+        const page = await withQueryTimeout(call.deps.readDb, call.deps.eventsQueryTimeoutMs, (db) =>
           listEvents(db, { ...scope, search: query.search, limit: query.limit, after }),
         );
         if (page === undefined) return queryTimeoutProblem();
@@ -191,14 +191,14 @@ const routes = new Map<string, PosRouteDef>([
         if ((await reachablePlace(call, query.place)) === undefined) return placeNotFound();
         if (
           query.event !== null &&
-          (await findEvent(call.deps.db, call.key.account_id, query.place, query.event)) === undefined
+          (await findEvent(call.deps.readDb, call.key.account_id, query.place, query.event)) === undefined
         ) {
           return Problem.of('not_found', { detail: 'There is no such event in this place.', param: 'event' });
         }
         const admitted = await call.deps.limits.beginSalesQuery(call.quota);
         if (!admitted.ok) return limitProblem(admitted);
         try {
-          const figures = await withQueryTimeout(call.deps.db, call.deps.salesQueryTimeoutMs, (db) =>
+          const figures = await withQueryTimeout(call.deps.readDb, call.deps.salesQueryTimeoutMs, (db) =>
             salesByPaymentMethod(db, {
               accountId: call.key.account_id,
               placeId: query.place,

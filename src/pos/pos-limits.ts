@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { hashApiKey } from '../http/api-keys.js';
 import { ipBlockKey } from '../http/client-ip.js';
 import { createIpBlock } from '../rate-limit/ip-block.js';
-import type { RateLimitStore, WindowTake } from '../rate-limit/rate-limit-store.js';
+import { attempt, type RateLimitStore, type WindowTake } from '../rate-limit/rate-limit-store.js';
 
 // The limit policy of the POS data API (pos-data-api.md, "Limits", both tables and every bullet, and the
 // 429/503 rows of "Errors"; DECISIONS, "Both APIs" and "POS data API"). No HTTP here: each check returns
@@ -148,18 +148,6 @@ function rateHeaders(limit: number, remaining: number, reset?: number): LimitHea
 }
 
 const PASS: LimitDecision = { ok: true, headers: {} };
-
-/**
- * Runs a store operation; `undefined` when the store is unreachable (DECISIONS, POS data API: other
- * routes go on without measuring, sales queries get 503).
- */
-async function attempt<T>(operation: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await operation();
-  } catch {
-    return undefined;
-  }
-}
 
 export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; config?: PosLimitsConfig }) {
   const { store } = deps;

@@ -124,6 +124,9 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       }
       return Promise.resolve();
     },
+    ping() {
+      return Promise.resolve();
+    },
     close() {
       windows.clear();
       leases.clear();

@@ -45,12 +45,18 @@ export type LeaseAcquire =
  * - `takeAll`: the same ZREMRANGEBYSCORE + ZCARD on every KEYS[i], then ZADD on all of them only when
  *   each had room. A Lua script may touch several keys only if they share a cluster slot: the caller
  *   names them with one hash tag (`{account}`), which a single Redis instance ignores;
- * - `hit`: a list of admission times, newest first: `LINDEX key limit-1` decides (admitted when absent
- *   or older than the window), then `LPUSH key now`, `LTRIM key 0 limit-1`, `PEXPIRE key windowMs`;
+ * - `hit`: a list of admission times, newest first: the times that left the window are popped from its
+ *   tail, then `LINDEX key limit-1` decides (admitted when absent), then `LPUSH key now`, `LTRIM key 0
+ *   limit-1`, `PEXPIRE key windowMs`. Being a list, a `hit` window never shares its key with the others;
  * - a lease set is a sorted set of tokens scored by expiry: `acquire` runs `ZREMRANGEBYSCORE key -inf
  *   now`, ZCARD, then `ZADD key now+leaseMs token` when below the limit, and `PEXPIRE` to the latest
  *   score; `release` is ZREM, or with `keepUntil` a ZADD of the new score (the token then counts until
- *   that instant) and PEXPIRE. Tokens are random ids made by the client and passed in ARGV.
+ *   that instant) and a PEXPIRE that lengthens the key's life by as much as `keepUntil` passes its
+ *   latest score (`release` has no `now`; a new key lives until `keepUntil` by the last `now` the client
+ *   saw). Tokens are random ids made by the client and passed in ARGV.
+ *
+ * The PEXPIREs only collect idle keys: what counts is decided by the scores and `now`, so a caller's
+ * clock ahead of or behind the server's never changes a result.
  */
 export interface RateLimitStore {
   /** Admits a call at `now` if fewer than `limit` calls were admitted in the last `windowMs`. */
@@ -86,5 +92,20 @@ export interface RateLimitStore {
    * failure for the next minute).
    */
   release(key: string, token: string, keepUntil?: number): Promise<void>;
+  /** Resolves when the store answers; rejects when it is unreachable. The readiness check calls it. */
+  ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Runs a store operation; `undefined` when the store failed (a shared store unreachable or too slow).
+ * The callers then go on without measuring, and without `X-RateLimit-*` headers, except the sales
+ * queries, which answer 503 (DECISIONS, POS data API). The store reports its own outages in the log.
+ */
+export async function attempt<T>(operation: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await operation();
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { TestApp } from '../helper.js';
+import type { AdminClient, TestApp } from '../helper.js';
 
 // The catalog every ticket-API suite starts from, written through the admin API as the operator would.
 
@@ -33,7 +33,10 @@ export interface Keys {
 }
 
 /** Writes the fixture catalog and systems, and issues one key per system. */
-export async function seedHelpdesk(t: TestApp, systemOverrides: Record<string, unknown> = {}): Promise<Keys> {
+export async function seedHelpdesk(
+  t: AdminClient,
+  systemOverrides: Record<string, unknown> = {},
+): Promise<Keys> {
   const put = (path: string, body: unknown) => t.admin('PUT', `/admin/v1/helpdesk/${path}`, body);
   await put('companies/acme', { name: 'Acme Comércio' });
   await put('companies/Brisa', { name: 'Água Brisa' });

@@ -1,58 +1,8 @@
 import { expect, it } from 'vitest';
-import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
+import { describeEachDialect, useTestApp } from '../helper.js';
+import { getWithKey as get, seedPos as seed } from './fixtures.js';
 
 // The point-of-sale data API end to end through the real app (pos-data-api.md, Endpoints).
-
-const P = '/admin/v1/pos/accounts';
-
-async function seed(t: TestApp, permissions = ['event.view', 'sale-by-payment-method.view']) {
-  await t.admin('PUT', `${P}/acme`, { name: 'Acme Bares' });
-  await t.admin('PUT', `${P}/acme/places/P1`, { name: 'Centro', timezone: 'America/Sao_Paulo' });
-  await t.admin('PUT', `${P}/acme/places/P2`, { name: 'Praia', timezone: 'America/Recife' });
-  await t.admin('PUT', `${P}/acme/places/P1/events/E1`, {
-    name: 'São João',
-    registered_at: '2026-06-01T12:00:00Z',
-  });
-  await t.admin('PUT', `${P}/acme/places/P1/events/E2`, {
-    name: 'Réveillon',
-    registered_at: '2026-07-01T12:00:00Z',
-  });
-  await t.admin('POST', `${P}/acme/receipts`, {
-    receipts: [
-      {
-        id: 'R1',
-        place: 'P1',
-        occurred_at: '2026-11-19T10:00:00-03:00',
-        payment_method: 'tef_credit',
-        brand: 'VISA',
-        amount: '10.00',
-        kind: 'sale',
-      },
-      {
-        id: 'R2',
-        place: 'P1',
-        occurred_at: '2026-11-19T11:00:00-03:00',
-        payment_method: 'cash',
-        amount: '30.00',
-        kind: 'sale',
-      },
-      {
-        id: 'R3',
-        place: 'P1',
-        occurred_at: '2026-11-19T12:00:00-03:00',
-        payment_method: 'cash',
-        amount: '5.00',
-        kind: 'sale',
-        status: 'cancelled',
-      },
-    ],
-  });
-  const created = await t.admin('POST', `${P}/acme/keys`, { name: 'ERP', permissions });
-  return JSON.parse(created.body) as { id: string; key: string };
-}
-
-const get = (t: TestApp, key: string, url: string) =>
-  t.call({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 
 describeEachDialect('POS API, happy paths', (dialect) => {
   const t = useTestApp(dialect);

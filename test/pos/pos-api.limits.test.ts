@@ -1,16 +1,8 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
-import {
-  ADMIN_TOKEN,
-  describeEachDialect,
-  ManualClock,
-  testConfig,
-  useTestApp,
-  type TestApp,
-} from '../helper.js';
+import { describeEachDialect, testApp, useTestApp, type TestApp } from '../helper.js';
 
 // The limits of the point-of-sale data API over HTTP, through the real app (pos-data-api.md, "Limits",
 // both tables and every bullet; DECISIONS, "Both APIs" and "POS data API"). Every limit is written here
@@ -567,28 +559,11 @@ describeEachDialect('POS API, limits', (dialect) => {
       waitBelow: (...args) => reach(() => memory.waitBelow(...args)),
       acquire: (...args) => reach(() => memory.acquire(...args)),
       release: (...args) => reach(() => memory.release(...args)),
+      ping: () => reach(() => memory.ping()),
       close: () => memory.close(),
     };
-    const app = buildApp(testConfig(), {
-      db: opened.db,
-      clock: new ManualClock(),
-      rateLimits: store,
-      logger: false,
-    });
+    const own = testApp({ db: opened.db, rateLimits: store });
     try {
-      const own = {
-        call: (request: InjectOptions) => app.public.inject(request),
-        async admin(method: InjectOptions['method'], url: string, body?: unknown) {
-          const response = await app.admin.inject({
-            method,
-            url,
-            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-            ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
-          });
-          if (response.statusCode >= 300) throw new Error(`admin ${url}: ${response.body}`);
-          return response;
-        },
-      };
       await createAccount(own, 'acme');
       const { key } = await createKey(own);
       reachable = false;
@@ -612,7 +587,7 @@ describeEachDialect('POS API, limits', (dialect) => {
       expectUnmeasured(events);
       expect((await call(own, WRONG_KEY, `${API}/ping`)).statusCode).toBe(401);
     } finally {
-      await app.close();
+      await own.app.close();
       await opened.drop();
     }
   });

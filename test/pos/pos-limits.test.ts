@@ -82,6 +82,7 @@ function unreachableStore(): RateLimitStore {
     waitBelow: fail,
     acquire: fail,
     release: fail,
+    ping: fail,
     close: () => Promise.resolve(),
   };
 }
