@@ -1,12 +1,6 @@
 import Fastify from 'fastify';
-import { buildApp } from '../src/app.js';
-import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { seedHelpdeskDemo } from '../src/helpdesk/demo.js';
-import { createHelpdeskAdmin } from '../src/helpdesk/helpdesk-admin.js';
-import { createMaintenanceSwitch } from '../src/settings/maintenance.js';
+import { demoTicketApp } from './demo-app.js';
 
 // `npm run bench`: time per request of the ticket API through the whole app (inject, no sockets), as a
 // ratio to a bare Fastify route measured in the same run. Not part of the tests' pass/fail.
@@ -27,28 +21,7 @@ bare.get('/ping', () => ({ ok: true }));
 await bare.ready();
 
 const db = openDatabase({ kind: 'sqlite', path: ':memory:' });
-await migrateToLatest(db);
-const maintenance = createMaintenanceSwitch({ db, clock: systemClock });
-const key = await seedHelpdeskDemo({ db, clock: systemClock, maintenance });
-const admin = createHelpdeskAdmin({ db, clock: systemClock, maintenance });
-const demo = await admin.system('demo');
-await admin.putSystem('demo', {
-  name: demo.name,
-  active: true,
-  scopes: ['help-desk-ticket.create'],
-  rate_limit_per_minute: 1_000_000,
-  key_grace_seconds: demo.keyGraceSeconds,
-  default_category_id: demo.defaultCategoryId,
-  released_category_ids: demo.releasedCategoryIds,
-});
-const config = loadConfig({
-  NODE_ENV: 'test',
-  ADMIN_TOKEN: 'bench-admin-token-0123',
-  LOG_LEVEL: 'silent',
-  IP_BLOCK_THRESHOLD: '1000000',
-});
-const app = buildApp(config, { db, logger: false });
-await app.public.ready();
+const { app, key } = await demoTicketApp(db);
 
 const auth = { authorization: `Bearer ${key}` };
 const json = { ...auth, 'content-type': 'application/json' };
