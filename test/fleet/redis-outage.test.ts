@@ -86,6 +86,17 @@ describe.skipIf(redisUrl === undefined)(
       expectNoRateHeaders(response);
     });
 
+    it("Redis refusing connections: the 503 is the receipts route's only; a planned sales route still answers 501, unmeasured", async () => {
+      await proxy.refuse();
+      const planned = await getWithKey(
+        t,
+        posKey,
+        '/v1/api-public/sales/summary?from=2026-11-19T00:00:00-03:00&to=2026-11-20T00:00:00-03:00',
+      );
+      expectApiProblem(planned, 501, 'not_implemented');
+      expectNoRateHeaders(planned);
+    });
+
     it('Redis refusing connections: wrong keys still get 401, and the right key still passes (no IP block is measured)', async () => {
       await proxy.refuse();
       for (let i = 0; i < 25; i += 1) {
