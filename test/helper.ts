@@ -202,6 +202,22 @@ export interface TestAppParts {
   config?: Record<string, string>;
 }
 
+/** A request to the admin listener with the given bearer token, or with no Authorization header. */
+export function adminAs(
+  t: Pick<TestApp, 'app'>,
+  token: string | undefined,
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+): Promise<LightMyRequestResponse> {
+  return t.app.admin.inject({
+    method,
+    url,
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+  });
+}
+
 /** Builds the app over the given parts, with the request helpers every suite uses. */
 export function testApp(parts: TestAppParts): TestApp {
   const clock = parts.clock ?? new ManualClock();
@@ -225,12 +241,7 @@ export function testApp(parts: TestAppParts): TestApp {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...request.headers },
       }),
     async admin(method: InjectOptions['method'], url: string, body?: unknown) {
-      const response = await app.admin.inject({
-        method,
-        url,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-        ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
-      });
+      const response = await adminAs({ app }, ADMIN_TOKEN, method, url, body);
       if (response.statusCode >= 300) {
         throw new Error(`admin ${String(method)} ${url} answered ${response.statusCode}: ${response.body}`);
       }

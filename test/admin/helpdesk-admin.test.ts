@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, describeEachDialect, SUPPORT_TOKEN, useTestApp, type TestApp } from '../helper.js';
+import {
+  ADMIN_TOKEN,
+  adminAs,
+  describeEachDialect,
+  SUPPORT_TOKEN,
+  useTestApp,
+  type TestApp,
+} from '../helper.js';
 import { expectProblem } from '../expect-http.js';
 import { json, OPTIONS_URL, postTicket, seedHelpdesk, ticket } from '../helpdesk/fixtures.js';
 
@@ -14,26 +21,6 @@ const HD = '/admin/v1/helpdesk';
 const ISO_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 type Body = Record<string, unknown>;
-
-function as(token: string | undefined, options: InjectOptions): InjectOptions {
-  return {
-    ...options,
-    headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...options.headers },
-  };
-}
-
-/** A request to the admin listener with the given token (or none). */
-function adminAs(
-  t: TestApp,
-  token: string | undefined,
-  method: InjectOptions['method'],
-  url: string,
-  body?: unknown,
-): Promise<LightMyRequestResponse> {
-  return t.app.admin.inject(
-    as(token, { method, url, ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }) }),
-  );
-}
 
 const asOperator = (t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) =>
   adminAs(t, ADMIN_TOKEN, method, url, body);

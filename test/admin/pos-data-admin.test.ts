@@ -2,7 +2,14 @@ import { Readable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { findReceipt } from '../../src/pos/receipt-repository.js';
-import { ADMIN_TOKEN, describeEachDialect, SUPPORT_TOKEN, useTestApp, type TestApp } from '../helper.js';
+import {
+  ADMIN_TOKEN,
+  adminAs,
+  describeEachDialect,
+  SUPPORT_TOKEN,
+  useTestApp,
+  type TestApp,
+} from '../helper.js';
 import { expectProblem } from '../expect-http.js';
 import { json } from '../helpdesk/fixtures.js';
 
@@ -18,23 +25,8 @@ const ISO_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 type Body = Record<string, unknown>;
 
-function request(
-  t: TestApp,
-  token: string | undefined,
-  method: InjectOptions['method'],
-  url: string,
-  body?: unknown,
-): Promise<LightMyRequestResponse> {
-  return t.app.admin.inject({
-    method,
-    url,
-    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
-  });
-}
-
 const asOperator = (t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) =>
-  request(t, ADMIN_TOKEN, method, url, body);
+  adminAs(t, ADMIN_TOKEN, method, url, body);
 
 /** A 422 `validation_failed` whose param is `param` and whose detail names it. */
 function expectInvalid(response: LightMyRequestResponse, param: string): Body {
@@ -727,7 +719,7 @@ describeEachDialect('admin API, point of sale data', (dialect) => {
         ['GET', `${ACCOUNT}/places/p1/events`],
       ];
       for (const [method, url, body] of refused) {
-        expectProblem(await request(t, SUPPORT_TOKEN, method, url, body), 403, 'forbidden');
+        expectProblem(await adminAs(t, SUPPORT_TOKEN, method, url, body), 403, 'forbidden');
       }
       const ndjsonCall = await t.app.admin.inject({
         method: 'POST',
@@ -736,7 +728,7 @@ describeEachDialect('admin API, point of sale data', (dialect) => {
         payload: JSON.stringify(receipt('r1')),
       });
       expectProblem(ndjsonCall, 403, 'forbidden');
-      expectProblem(await request(t, undefined, 'GET', `${POS}/accounts`), 401, 'unauthorized');
+      expectProblem(await adminAs(t, undefined, 'GET', `${POS}/accounts`), 401, 'unauthorized');
       expect(await receiptCount(t)).toBe(0);
       expect((JSON.parse((await t.admin('GET', `${POS}/accounts`)).body) as Body[]).map((a) => a.id)).toEqual(
         ['acme', 'other'],

@@ -2,7 +2,14 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/http/api-keys.js';
 import { createPosKeyService } from '../../src/pos/key-service.js';
-import { ADMIN_TOKEN, describeEachDialect, SUPPORT_TOKEN, useTestApp, type TestApp } from '../helper.js';
+import {
+  ADMIN_TOKEN,
+  adminAs,
+  describeEachDialect,
+  SUPPORT_TOKEN,
+  useTestApp,
+  type TestApp,
+} from '../helper.js';
 import { expectProblem } from '../expect-http.js';
 
 // Merchants' API keys in the back office (admin-api.md, Point of sale; pos-data-api.md, States and
@@ -19,25 +26,10 @@ type Body = Record<string, unknown>;
 
 const json = (response: LightMyRequestResponse) => JSON.parse(response.body) as Body;
 
-function request(
-  t: TestApp,
-  token: string,
-  method: InjectOptions['method'],
-  url: string,
-  body?: unknown,
-): Promise<LightMyRequestResponse> {
-  return t.app.admin.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
-  });
-}
-
 const asOperator = (t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) =>
-  request(t, ADMIN_TOKEN, method, url, body);
+  adminAs(t, ADMIN_TOKEN, method, url, body);
 const asSupport = (t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) =>
-  request(t, SUPPORT_TOKEN, method, url, body);
+  adminAs(t, SUPPORT_TOKEN, method, url, body);
 
 /** A 422 `validation_failed` whose detail and param name the field to fix. */
 function expectInvalid(response: LightMyRequestResponse, field: string): Body {

@@ -5,6 +5,7 @@ import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import {
   expectApiProblem as expectProblem,
   expectNoRateHeaders,
+  FOREIGN_HEADERS,
   PROBLEM_TYPE,
   UUID,
 } from '../expect-http.js';
@@ -24,14 +25,6 @@ import {
 // gate, then one test per pair of gates that can both fire on one request, where the earlier one wins.
 
 const PREFIX = '/v1/api-external-system/';
-const FOREIGN_HEADERS = [
-  'Account-Token',
-  'Api-Token',
-  'Producer-Token',
-  'EventOrganizer-Token',
-  'EventOrganizer-Host',
-  'Online-Catalog-Identifier',
-] as const;
 const BODY_LIMIT = 65_536;
 
 /** A request to the public listener: key, type and raw payload as given, nothing added. */

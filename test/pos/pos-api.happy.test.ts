@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp } from '../helper.js';
-import { getWithKey as get, seedPos as seed } from './fixtures.js';
+import { getWithKey as get, SALES_URL, seedPos as seed } from './fixtures.js';
 
 // The point-of-sale data API end to end through the real app (pos-data-api.md, Endpoints).
 
@@ -29,11 +29,7 @@ describeEachDialect('POS API, happy paths', (dialect) => {
     expect(events.statusCode, events.body).toBe(200);
     expect(JSON.parse(events.body).data.map((e: { id: string }) => e.id)).toEqual(['E1']);
 
-    const sales = await get(
-      t,
-      key,
-      '/v1/api-public/sales/by-payment-method?place=P1&from=2026-11-19T00:00:00-03:00&to=2026-11-20T00:00:00-03:00',
-    );
+    const sales = await get(t, key, SALES_URL);
     expect(sales.statusCode, sales.body).toBe(200);
     const body = JSON.parse(sales.body);
     expect(body.total).toEqual({ count: 2, amount: '40.00' });

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 import { describeEachDialect, testApp, useTestApp, type TestApp } from '../helper.js';
+import { SALES_URL as SALES } from './fixtures.js';
 
 // The limits of the point-of-sale data API over HTTP, through the real app (pos-data-api.md, "Limits",
 // both tables and every bullet; DECISIONS, "Both APIs" and "POS data API"). Every limit is written here
@@ -12,7 +13,6 @@ import { describeEachDialect, testApp, useTestApp, type TestApp } from '../helpe
 
 const P = '/admin/v1/pos/accounts';
 const API = '/v1/api-public';
-const SALES = `${API}/sales/by-payment-method?place=P1&from=2026-11-19T00:00:00-03:00&to=2026-11-20T00:00:00-03:00`;
 const SALES_SUMMARY = `${API}/sales/summary?from=2026-11-19T00:00:00-03:00&to=2026-11-20T00:00:00-03:00`;
 const ALL_PERMISSIONS = ['event.view', 'sale-by-payment-method.view'];
 

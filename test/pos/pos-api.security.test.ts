@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
-import { expectApiProblem as expectProblem, expectNoRateHeaders, UUID } from '../expect-http.js';
+import {
+  expectApiProblem as expectProblem,
+  expectNoRateHeaders,
+  FOREIGN_HEADERS,
+  UUID,
+} from '../expect-http.js';
+import { SALES_URL as SALES } from './fixtures.js';
 
 // The order in which the point-of-sale data API answers problems (pos-data-api.md, Authentication,
 // Errors, Limits, States and transitions; DECISIONS, Both APIs and POS data API): one test per gate and
@@ -13,15 +19,6 @@ const PREFIX = '/v1/api-public/';
 const PING = `${PREFIX}ping`;
 const PLACES = `${PREFIX}places`;
 const EVENTS = `${PREFIX}events?place=P1`;
-const SALES = `${PREFIX}sales/by-payment-method?place=P1&from=2026-11-19T00:00:00-03:00&to=2026-11-20T00:00:00-03:00`;
-const FOREIGN_HEADERS = [
-  'Account-Token',
-  'Api-Token',
-  'Producer-Token',
-  'EventOrganizer-Token',
-  'EventOrganizer-Host',
-  'Online-Catalog-Identifier',
-] as const;
 const UNKNOWN_KEY = `gtpk_${'A'.repeat(43)}`;
 const ADMIN = '/admin/v1/pos/accounts';
 const HOUR = 3_600_000;
