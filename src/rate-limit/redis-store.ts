@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
 import type { LeaseAcquire, MultiWindowTake, RateLimitStore, WindowTake } from './rate-limit-store.js';
 
 /** How to reach the Redis that a fleet of processes shares its limits through. */
@@ -241,14 +241,34 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
     client.on('end', settle);
   });
 
+  // Redis answering a command with an error is not an outage (the 'error' listener reports those) but a
+  // fault of its own, such as a key of another type under the same name: the callers then go on
+  // unmeasured, so it is logged, at most once a minute, for the operator to see.
+  let lastCommandWarning = Number.NEGATIVE_INFINITY;
+  const reported =
+    (script: Script): Script =>
+    async (...args) => {
+      try {
+        return await script(...args);
+      } catch (error) {
+        if (error instanceof ReplyError && Date.now() - lastCommandWarning >= 60_000) {
+          lastCommandWarning = Date.now();
+          log?.warn({ err: error }, 'Redis rate-limit command failed: the call goes on unmeasured');
+        }
+        throw error;
+      }
+    };
+  const define = (name: string, lua: string, numberOfKeys?: number) =>
+    reported(defineScript(client, name, lua, numberOfKeys));
+
   const scripts = {
-    take: defineScript(client, 'rateLimitTake', TAKE, 1),
-    takeAll: defineScript(client, 'rateLimitTakeAll', TAKE_ALL),
-    hit: defineScript(client, 'rateLimitHit', HIT, 1),
-    add: defineScript(client, 'rateLimitAdd', ADD, 1),
-    waitBelow: defineScript(client, 'rateLimitWaitBelow', WAIT_BELOW, 1),
-    acquire: defineScript(client, 'rateLimitAcquire', ACQUIRE, 1),
-    release: defineScript(client, 'rateLimitRelease', RELEASE, 1),
+    take: define('rateLimitTake', TAKE, 1),
+    takeAll: define('rateLimitTakeAll', TAKE_ALL),
+    hit: define('rateLimitHit', HIT, 1),
+    add: define('rateLimitAdd', ADD, 1),
+    waitBelow: define('rateLimitWaitBelow', WAIT_BELOW, 1),
+    acquire: define('rateLimitAcquire', ACQUIRE, 1),
+    release: define('rateLimitRelease', RELEASE, 1),
   };
 
   /**

@@ -399,6 +399,15 @@ describe.skipIf(skipped)(
       });
     });
 
+    it('a command that fails while Redis is up (a key of the wrong type) is logged, once a minute at most', async () => {
+      const log = recordingLog();
+      const store = await open({ log });
+      await store.hit('clash', 5, WINDOW, T0); // a list
+      await expect(store.take('clash', 5, WINDOW, T0)).rejects.toThrow(/WRONGTYPE/);
+      await expect(store.add('clash', WINDOW, T0)).rejects.toThrow(/WRONGTYPE/);
+      expect(log.warnings).toEqual(['Redis rate-limit command failed: the call goes on unmeasured']);
+    });
+
     describe('Redis hung or gone (fail fast, recover by itself)', () => {
       const COMMAND_TIMEOUT_MS = 200;
 
