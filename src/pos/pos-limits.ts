@@ -223,7 +223,9 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
           if (countsTowardIpBlock) {
             await attempt(() => ipBlock.recordFailure(ip, now));
             // Without a lease (store unreachable at the start) the failure still counts from now on.
-            await attempt(() => store.release(key, token ?? `failure:${randomUUID()}`, now + WINDOW_MS));
+            await attempt(() =>
+              store.release(key, token ?? `failure:${randomUUID()}`, { until: now + WINDOW_MS, now }),
+            );
           } else if (token !== undefined) {
             await attempt(() => store.release(key, token));
           }

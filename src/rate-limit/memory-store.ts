@@ -113,14 +113,14 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       set.set(token, now + leaseMs);
       return Promise.resolve({ acquired: true, held: set.size, token });
     },
-    release(key, token, keepUntil) {
+    release(key, token, keep) {
       const set = leases.get(key);
-      if (keepUntil === undefined) {
+      if (keep === undefined) {
         set?.delete(token);
       } else if (set === undefined) {
-        leases.set(key, new Map([[token, keepUntil]]));
+        leases.set(key, new Map([[token, keep.until]]));
       } else {
-        set.set(token, keepUntil);
+        set.set(token, keep.until);
       }
       return Promise.resolve();
     },

@@ -50,10 +50,10 @@ export type LeaseAcquire =
  *   limit-1`, `PEXPIRE key windowMs`. Being a list, a `hit` window never shares its key with the others;
  * - a lease set is a sorted set of tokens scored by expiry: `acquire` runs `ZREMRANGEBYSCORE key -inf
  *   now`, ZCARD, then `ZADD key now+leaseMs token` when below the limit, and `PEXPIRE` to the latest
- *   score; `release` is ZREM, or with `keepUntil` a ZADD of the new score (the token then counts until
- *   that instant) and a PEXPIRE that lengthens the key's life by as much as `keepUntil` passes its
- *   latest score (`release` has no `now`; a new key lives until `keepUntil` by the last `now` the client
- *   saw). Tokens are random ids made by the client and passed in ARGV.
+ *   score; `release` is ZREM, or with `keep` a ZADD of the new score (the token then counts until
+ *   that instant) and a PEXPIRE that lengthens the key's life by as much as `keep.until` passes its
+ *   latest score (a new key lives `keep.until − keep.now`). Tokens are random ids made by the client
+ *   and passed in ARGV.
  *
  * The PEXPIREs only collect idle keys: what counts is decided by the scores and `now`, so a caller's
  * clock ahead of or behind the server's never changes a result.
@@ -87,11 +87,11 @@ export interface RateLimitStore {
    */
   acquire(key: string, limit: number, leaseMs: number, now: number): Promise<LeaseAcquire>;
   /**
-   * Ends a lease; nothing happens when it already expired. With `keepUntil` (ms) the lease is not
-   * removed but kept until that instant (a finished call that must go on counting, such as a wrong-key
-   * failure for the next minute).
+   * Ends a lease; nothing happens when it already expired. With `keep` the lease is not removed but
+   * kept until `keep.until` (ms), as seen at `keep.now` (a finished call that must go on counting, such
+   * as a wrong-key failure for the next minute).
    */
-  release(key: string, token: string, keepUntil?: number): Promise<void>;
+  release(key: string, token: string, keep?: { until: number; now: number }): Promise<void>;
   /** Resolves when the store answers; rejects when it is unreachable. The readiness check calls it. */
   ping(): Promise<void>;
   close(): Promise<void>;

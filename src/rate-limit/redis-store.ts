@@ -271,15 +271,8 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
     release: define('rateLimitRelease', RELEASE, 1),
   };
 
-  /**
-   * The caller's latest `now`: `release` has none, and a lease set it creates needs a lifetime by the
-   * caller's clock. The POS limits always call another operation just before.
-   */
-  let lastNow: number | undefined;
-
   return {
     async take(key, limit, windowMs, now) {
-      lastNow = now;
       const [allowed, count, oldestAt] = replyList(
         await scripts.take(key, limit, now - windowMs, now, `${now}:${randomUUID()}`, ttl(windowMs)),
       );
@@ -288,7 +281,6 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
     async takeAll(limits, windowMs, now): Promise<MultiWindowTake> {
       const keys = limits.map((window) => window.key);
       if (new Set(keys).size !== keys.length) throw new Error('takeAll needs distinct keys');
-      lastNow = now;
       const reply = replyList(
         await scripts.takeAll(
           keys.length,
@@ -306,20 +298,17 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
       };
     },
     async hit(key, limit, windowMs, now) {
-      lastNow = now;
       const [allowed, count, oldestAt] = replyList(
         await scripts.hit(key, limit, now - windowMs, now, ttl(windowMs)),
       );
       return windowTake(allowed, count, oldestAt);
     },
     async add(key, windowMs, now) {
-      lastNow = now;
       return replyInteger(
         await scripts.add(key, now - windowMs, now, `${now}:${randomUUID()}`, ttl(windowMs)),
       );
     },
     async waitBelow(key, threshold, windowMs, now) {
-      lastNow = now;
       const [atThreshold, leavingScore] = replyList(
         await scripts.waitBelow(key, threshold, now - windowMs, ttl(windowMs)),
       );
@@ -328,19 +317,18 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
       return Math.max(1, leaving + windowMs - now);
     },
     async acquire(key, limit, leaseMs, now): Promise<LeaseAcquire> {
-      lastNow = now;
       const token = randomUUID();
       const [acquired, held] = replyList(await scripts.acquire(key, now, limit, now + leaseMs, token));
       return replyInteger(acquired) === 1
         ? { acquired: true, held: replyInteger(held), token }
         : { acquired: false, held: replyInteger(held) };
     },
-    async release(key, token, keepUntil) {
-      if (keepUntil === undefined) {
+    async release(key, token, keep) {
+      if (keep === undefined) {
         await scripts.release(key, token, '', 1);
         return;
       }
-      await scripts.release(key, token, keepUntil, ttl(keepUntil - (lastNow ?? Date.now())));
+      await scripts.release(key, token, keep.until, ttl(keep.until - keep.now));
     },
     async ping() {
       await client.ping();

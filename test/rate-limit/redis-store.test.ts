@@ -65,7 +65,7 @@ function everyOperation(store: RateLimitStore): Record<string, () => Promise<unk
     waitBelow: () => store.waitBelow('w', 1, WINDOW, T0),
     acquire: () => store.acquire('l', 1, 30_000, T0),
     release: () => store.release('l', 'token'),
-    'release with keepUntil': () => store.release('l', 'token', T0 + WINDOW),
+    'release with keep': () => store.release('l', 'token', { until: T0 + WINDOW, now: T0 }),
     ping: () => store.ping(),
   };
 }
@@ -243,7 +243,7 @@ describe.skipIf(skipped)(
         await store.add('ip', WINDOW, T0);
         await store.waitBelow('ip', 1, WINDOW, T0);
         const lease = await store.acquire('l', 1, 30_000, T0);
-        await store.release('kept', 'failure', T0 + WINDOW);
+        await store.release('kept', 'failure', { until: T0 + WINDOW, now: T0 });
         const names = ['w', '{A}:key', 'h', 'ip', 'l', 'kept'];
         expect(await rawKeys(keyPrefix)).toEqual(names.map((name) => `${keyPrefix}${name}`).sort());
         expect(await admin.type(`${keyPrefix}w`)).toBe('zset');
@@ -256,7 +256,7 @@ describe.skipIf(skipped)(
         // A lease kept after its call (a wrong-key failure, for a minute) keeps its key that long.
         if (!lease.acquired) throw new Error('not acquired');
         expect(await admin.pttl(`${keyPrefix}l`)).toBeLessThanOrEqual(30_000);
-        await store.release('l', lease.token, T0 + WINDOW);
+        await store.release('l', lease.token, { until: T0 + WINDOW, now: T0 });
         expect(await admin.pttl(`${keyPrefix}l`)).toBeGreaterThan(30_000);
       });
 
@@ -361,7 +361,11 @@ describe.skipIf(skipped)(
             case 'release': {
               // A lease of any key, or (one time in length + 1) a token never granted.
               const token = tokens[op.lease % (tokens.length + 1)] ?? 'unknown';
-              await store.release(op.key, token, op.keepFor === undefined ? undefined : now + op.keepFor);
+              await store.release(
+                op.key,
+                token,
+                op.keepFor === undefined ? undefined : { until: now + op.keepFor, now },
+              );
               return 'released';
             }
           }

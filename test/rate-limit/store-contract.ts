@@ -280,33 +280,31 @@ export function describeRateLimitStoreContract(openStore: () => Promise<RateLimi
       expect((await store.acquire('q', 1, 30_000, T0 + 30_000)).acquired).toBe(true);
     });
 
-    it('release with keepUntil keeps the lease counting until that instant', async () => {
+    it('release with keep keeps the lease counting until that instant', async () => {
       const store = await openStore();
       const lease = await store.acquire('q', 1, 1000, T0);
       if (!lease.acquired) throw new Error('not acquired');
-      await store.release('q', lease.token, T0 + 60_000);
+      await store.release('q', lease.token, { until: T0 + 60_000, now: T0 });
       expect((await store.acquire('q', 1, 1000, T0 + 59_999)).acquired).toBe(false);
       expect((await store.acquire('q', 1, 1000, T0 + 60_000)).acquired).toBe(true);
     });
 
-    it('release with keepUntil of a token the set no longer holds counts it until then (a failure without a lease)', async () => {
+    it('release with keep of a token the set no longer holds counts it until then (a failure without a lease)', async () => {
       const store = await openStore();
       const lease = await store.acquire('q', 2, 30_000, T0);
       if (!lease.acquired) throw new Error('not acquired');
       await store.release('q', lease.token);
-      await store.release('q', 'failure', T0 + WINDOW);
+      await store.release('q', 'failure', { until: T0 + WINDOW, now: T0 });
       expect(await store.acquire('q', 2, 30_000, T0 + 1)).toMatchObject({ acquired: true, held: 2 });
       expect(await store.acquire('q', 2, 30_000, T0 + 2)).toEqual({ acquired: false, held: 2 });
       expect(await store.acquire('q', 1, 30_000, T0 + WINDOW)).toMatchObject({ acquired: true, held: 1 });
     });
 
-    it('release with keepUntil on a key never used creates its lease set', async () => {
+    it('release with keep on a key never used creates its lease set', async () => {
       const store = await openStore();
-      // The caller's clock agrees with the store's here, as in service: nothing else told the store the time.
-      const now = Date.now();
-      await store.release('q', 'failure', now + WINDOW);
-      expect(await store.acquire('q', 1, 1000, now)).toEqual({ acquired: false, held: 1 });
-      expect(await store.acquire('q', 1, 1000, now + WINDOW)).toMatchObject({ acquired: true, held: 1 });
+      await store.release('q', 'failure', { until: T0 + WINDOW, now: T0 });
+      expect(await store.acquire('q', 1, 1000, T0)).toEqual({ acquired: false, held: 1 });
+      expect(await store.acquire('q', 1, 1000, T0 + WINDOW)).toMatchObject({ acquired: true, held: 1 });
     });
 
     it('concurrent acquires never exceed the limit', async () => {
