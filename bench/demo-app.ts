@@ -6,7 +6,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { seedHelpdeskDemo } from '../src/helpdesk/demo.js';
 import { createHelpdeskAdmin } from '../src/helpdesk/helpdesk-admin.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
-import { createMaintenanceSwitch } from '../src/settings/maintenance.js';
+import { createMaintenanceSwitch } from '../src/helpdesk/maintenance-switch.js';
 
 // The app the benchmarks time: the demo catalog, and the demo system with a limit no benchmark reaches.
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, {
   type FastifyBaseLogger,
-  type FastifyServerOptions,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -12,12 +11,14 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { createTicketApiHandler, TICKET_API_PREFIX } from './helpdesk/ticket-api.js';
 import { createTicketService } from './helpdesk/ticket-service.js';
-import { Problem, sendProblem } from './http/problem.js';
+import { Problem } from './errors/problem.js';
+import { sendProblem } from './http/send-problem.js';
+import { loggerOptions } from './http/logger-options.js';
 import { createMetrics } from './metrics.js';
 import { createIpBlock } from './rate-limit/ip-block.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
-import { createMaintenanceSwitch } from './settings/maintenance.js';
+import { createMaintenanceSwitch } from './helpdesk/maintenance-switch.js';
 import { createPosApiHandler, POS_API_PREFIX } from './pos/pos-api.js';
 import { createPosLimits } from './pos/pos-limits.js';
 
@@ -33,14 +34,6 @@ export interface AppDeps {
   /** A logger instance to share (the entry point's), or Fastify's logger option; default: config level. */
   logger?: FastifyBaseLogger | boolean;
 }
-
-/** Fastify's logger options for an instance to share or a plain setting. */
-function loggerOptions(logger: FastifyBaseLogger | boolean | { level: string }): LoggerOptions {
-  return typeof logger === 'boolean' || !('child' in logger) ? { logger } : { loggerInstance: logger };
-}
-
-/** The part of Fastify's options that sets its logger. */
-export type LoggerOptions = Pick<FastifyServerOptions, 'logger' | 'loggerInstance'>;
 
 /** The two listeners of the service, built but not listening. */
 export interface App {

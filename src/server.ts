@@ -7,7 +7,7 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { helpdeskIsEmpty, seedHelpdeskDemo, DEMO_SYSTEM } from './helpdesk/demo.js';
 import { systemClock } from './clock.js';
-import { createMaintenanceSwitch } from './settings/maintenance.js';
+import { createMaintenanceSwitch } from './helpdesk/maintenance-switch.js';
 import { DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';

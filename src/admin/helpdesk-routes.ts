@@ -16,7 +16,7 @@ import {
   ticketQueryInput,
   type CatalogTable,
 } from '../helpdesk/helpdesk-admin.js';
-import { wireTime } from '../http/wire-time.js';
+import { wireTime } from '../lib/wire-time.js';
 import { parseInput, type AdminDeps } from './admin-api.js';
 
 const BASE = '/admin/v1/helpdesk';

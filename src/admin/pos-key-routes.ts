@@ -2,16 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { wireTime } from '../http/wire-time.js';
+import { wireTime } from '../lib/wire-time.js';
 import {
   createPosKeyService,
   keyCreateInput,
   keyEditInput,
   keyListInput,
   keyRotateInput,
-  POS_IDENTIFIER,
   type PosKey,
 } from '../pos/key-service.js';
+import { POS_IDENTIFIER } from '../pos/pos-identifier.js';
 import { parseInput } from './admin-api.js';
 
 const BASE = '/admin/v1/pos';

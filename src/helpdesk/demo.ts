@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { MaintenanceSwitch } from '../settings/maintenance.js';
+import type { MaintenanceSwitch } from './maintenance-switch.js';
 import { createHelpdeskAdmin } from './helpdesk-admin.js';
 
 /** The demo partner system created on a first start. */

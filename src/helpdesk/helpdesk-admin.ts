@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { displayName, storedText } from '../text-input.js';
+import { displayName, storedText } from '../lib/input-text.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { putRow } from '../db/upsert.js';
-import { generateApiKey, hashApiKey } from '../http/api-keys.js';
-import { Problem } from '../http/problem.js';
-import { wireTime } from '../http/wire-time.js';
-import type { MaintenanceSwitch } from '../settings/maintenance.js';
+import { generateApiKey, hashApiKey } from '../lib/api-key.js';
+import { Problem } from '../errors/problem.js';
+import { wireTime } from '../lib/wire-time.js';
+import type { MaintenanceSwitch } from './maintenance-switch.js';
 import { KEY_PREFIX, SCOPES } from './ticket-api-gates.js';
 import { clearTicketCategory, listTickets, type Ticket } from './ticket-repository.js';
 import {

@@ -1,13 +1,14 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { bearerToken, hashApiKey, hasKeyShape, keyMatches } from '../http/api-keys.js';
+import { bearerToken } from '../http/bearer-token.js';
+import { hashApiKey, hasKeyShape, keyMatches } from '../lib/api-key.js';
 import type { Answer } from '../http/gate.js';
 import { isJsonMediaType } from '../http/media-type.js';
-import { Problem } from '../http/problem.js';
+import { Problem } from '../errors/problem.js';
 import type { CallWithBody } from '../http/shared-gates.js';
 import type { IpBlock } from '../rate-limit/ip-block.js';
 import { attempt, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
-import type { MaintenanceSwitch } from '../settings/maintenance.js';
+import type { MaintenanceSwitch } from './maintenance-switch.js';
 import { findSystemByKeyHash, type SystemWithKeys } from './system-repository.js';
 import type { TicketService } from './ticket-service.js';
 

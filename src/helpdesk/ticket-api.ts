@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { passGates, send, type Answer, type Gate } from '../http/gate.js';
-import { Problem } from '../http/problem.js';
+import { Problem } from '../errors/problem.js';
 import { limitBodySize, rejectBlockedIp, rejectConflictingCredentials } from '../http/shared-gates.js';
 import { ticketOptions } from './catalog-repository.js';
 import {

@@ -1,15 +1,15 @@
-import { Problem } from '../http/problem.js';
+import { Problem } from '../errors/problem.js';
 import type { JsonMember } from './json-members.js';
 import { jsonObjectMembers } from './json-members.js';
 import {
   cleanText,
   codePointLength,
   hasNul,
-  normaliseCnpj,
   removeInvisible,
   trimSpaces,
   truncateCodePoints,
-} from './text-cleaning.js';
+} from '../lib/unicode-text.js';
+import { normaliseCnpj } from './cnpj.js';
 
 // The ticket request of helpdesk-ticket-api.md ("Ticket request"), read from the members of the body
 // in the order they were written. Field 422s are answered in the order of the document's table.

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { Problem } from '../http/problem.js';
-import { uuidv7 } from '../ids.js';
+import { Problem } from '../errors/problem.js';
+import { uuidv7 } from '../lib/identifiers.js';
 import { ticketCatalog } from './catalog-repository.js';
 import type { PartnerSystem } from './system-repository.js';
 import { findTicketByExternalId, insertTicketOnce, type Ticket } from './ticket-repository.js';

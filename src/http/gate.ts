@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Problem, sendProblem } from './problem.js';
+import { Problem } from '../errors/problem.js';
+import { sendProblem } from './send-problem.js';
 
 /** A successful (or planned-route) answer of a public API. */
 export interface Answer {

@@ -2,7 +2,7 @@ import type { IpBlock } from '../rate-limit/ip-block.js';
 import { attempt } from '../rate-limit/rate-limit-store.js';
 import { readBody, BODY_LIMIT_BYTES } from './body.js';
 import type { ApiCall } from './gate.js';
-import { Problem } from './problem.js';
+import { Problem } from '../errors/problem.js';
 
 // Gates that both public APIs put in their order of problems.
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Problem } from '../http/problem.js';
+import { Problem } from '../errors/problem.js';
 
 // The cursor of the events list (pos-data-api.md, GET /v1/api-public/events, "Cursor rules"; DECISIONS,
 // POS data API: "The events cursor is signed by the server (HMAC with a server secret from config), bound

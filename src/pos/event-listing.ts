@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import { wireTime } from '../http/wire-time.js';
+import { wireTime } from '../lib/wire-time.js';
 import { signCursor, type CursorScope, type EventPosition } from './cursor.js';
 import { foldName } from './event-repository.js';
 

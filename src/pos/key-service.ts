@@ -1,42 +1,39 @@
-import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { displayName } from '../text-input.js';
+import { addMonths, dayAt, formatDay, lastSecondOfDay, parseDay, type CalendarDay } from '../lib/calendar.js';
+import { randomAlphanumeric } from '../lib/identifiers.js';
+import { displayName } from '../lib/input-text.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import { generateApiKey, hashApiKey } from '../http/api-keys.js';
-import { Problem } from '../http/problem.js';
+import { generateApiKey, hashApiKey } from '../lib/api-key.js';
+import { POS_IDENTIFIER } from './pos-identifier.js';
+import { Problem } from '../errors/problem.js';
 import {
   countActiveKeys,
   findKey,
-  findKeyByText,
   insertKey,
   listKeys,
   POS_KEY_PREFIX,
   updateKey,
-  type PosKeyRow,
+  type PosKeyRecord,
   type PosKeyUpdate,
 } from './key-repository.js';
-import { isExpired, keyState, previousInGrace, type KeyOutcome } from './key-state.js';
+import { isExpired, keyState, previousInGrace } from './key-state.js';
+import { verifyMerchantKey } from './key-verification.js';
+import { POS_PERMISSIONS, type PosPermission } from './pos-permissions.js';
 
 // Merchants' API keys (admin-api.md, Point of sale; pos-data-api.md, States and transitions and
 // Authentication): the schemas of what the merchant or operator sends, and the service the admin API, a
 // CLI or a panel call. Bad input is refused before anything is written; a key is shown once.
 
-/** Permissions a key may carry (pos-data-api.md, Authentication). */
-export const POS_PERMISSIONS = ['sale-by-payment-method.view', 'event.view'] as const;
-export type PosPermission = (typeof POS_PERMISSIONS)[number];
-/** Identifiers of accounts, places and credentials (DECISIONS, POS data API). */
-export const POS_IDENTIFIER = /^[A-Za-z0-9]{1,64}$/;
 /** An account has at most 20 active keys (not revoked, not expired). */
 export const MAX_ACTIVE_KEYS = 20;
 /** Validity: 12 months by default, at most 24. */
 export const DEFAULT_VALIDITY_MONTHS = 12;
 export const MAX_VALIDITY_MONTHS = 24;
 /** Key dates are days of UTC-03:00: validity ends at 23:59:59 of the date there. */
-const OFFSET_MS = -3 * 3_600_000;
+const KEY_DAY_OFFSET_MS = -3 * 3_600_000;
 const CREDENTIAL_ID_LENGTH = 24;
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** The state of a key as the back office shows it. */
 export type PosKeyState = 'active' | 'paused' | 'revoked' | 'expired';
@@ -89,62 +86,19 @@ export const keyListInput = z.strictObject({
   account: z.string().regex(POS_IDENTIFIER, 'must be an account identifier').optional(),
 });
 
-/** A day of the calendar. */
-interface Day {
-  year: number;
-  month: number;
-  day: number;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeap(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-function isLeap(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-/** The day of `YYYY-MM-DD`, or null when it is not a real calendar date. */
-export function parseDay(text: string): Day | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (match === null) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  return { year, month, day };
-}
-
-export function formatDay(day: Day): string {
-  return `${String(day.year).padStart(4, '0')}-${String(day.month).padStart(2, '0')}-${String(day.day).padStart(2, '0')}`;
-}
-
 /** Today in UTC-03:00. */
-export function today(now: number): Day {
-  const shifted = new Date(now + OFFSET_MS);
-  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
-}
-
-/** The same day `months` later; a day the target month lacks becomes its last day (Feb 29 → Feb 28). */
-export function addMonths(day: Day, months: number): Day {
-  const total = day.year * 12 + (day.month - 1) + months;
-  const year = Math.floor(total / 12);
-  const month = (total % 12) + 1;
-  return { year, month, day: Math.min(day.day, daysInMonth(year, month)) };
+export function today(now: number): CalendarDay {
+  return dayAt(now, KEY_DAY_OFFSET_MS);
 }
 
 /** The last valid instant of a key valid until `day`: 23:59:59 there in UTC-03:00 (next day 02:59:59Z). */
-export function expiryInstant(day: Day): number {
-  const instant = new Date(0);
-  instant.setUTCFullYear(day.year, day.month - 1, day.day);
-  instant.setUTCHours(23, 59, 59, 0);
-  return instant.getTime() - OFFSET_MS;
+export function expiryInstant(day: CalendarDay): number {
+  return lastSecondOfDay(day, KEY_DAY_OFFSET_MS);
 }
 
 /** A credential identifier: random letters and digits (^[A-Za-z0-9]{1,64}$). */
 function credentialId(): string {
-  let id = '';
-  for (let i = 0; i < CREDENTIAL_ID_LENGTH; i++) id += ALPHANUMERIC.charAt(randomInt(ALPHANUMERIC.length));
-  return id;
+  return randomAlphanumeric(CREDENTIAL_ID_LENGTH);
 }
 
 /** A merchant's key as the back office sees it (never the key text or its hashes). */
@@ -166,20 +120,20 @@ export interface PosKey {
 }
 
 /** The state shown in listings: revoked, expired, paused, active (the first that applies). */
-export function keyStateName(row: PosKeyRow, now: number): PosKeyState {
+export function keyStateName(row: PosKeyRecord, now: number): PosKeyState {
   if (row.revoked_at !== null) return 'revoked';
   if (isExpired(row, now)) return 'expired';
   return row.paused === 1 ? 'paused' : 'active';
 }
 
-export function toPosKey(row: PosKeyRow, now: number): PosKey {
+export function toPosKey(row: PosKeyRecord, now: number): PosKey {
   const previous = keyState({ key: row, matched: 'previous', accountActive: true, now });
   return {
     id: row.id,
     accountId: row.account_id,
     name: row.name,
-    permissions: JSON.parse(row.permissions) as PosPermission[],
-    places: JSON.parse(row.places) as 'all' | string[],
+    permissions: row.permissions,
+    places: row.places,
     expiresAt: row.expires_at,
     state: keyStateName(row, now),
     paused: row.paused === 1,
@@ -214,7 +168,7 @@ export function createPosKeyService(deps: { db: Db; clock: Clock; rotationGraceS
     if ((await query.executeTakeFirst()) === undefined) throw notFound(`account "${accountId}"`);
   }
 
-  async function requireKey(trx: Db, accountId: string, id: string): Promise<PosKeyRow> {
+  async function requireKey(trx: Db, accountId: string, id: string): Promise<PosKeyRecord> {
     await requireAccount(trx, accountId);
     const row = await findKey(trx, accountId, id);
     if (row === undefined) throw notFound(`key "${id}" in account "${accountId}"`);
@@ -271,7 +225,7 @@ export function createPosKeyService(deps: { db: Db; clock: Clock; rotationGraceS
   async function change(
     accountId: string,
     id: string,
-    values: (row: PosKeyRow, now: number) => PosKeyUpdate,
+    values: (row: PosKeyRecord, now: number) => PosKeyUpdate,
     action: string,
   ): Promise<PosKey> {
     return db.transaction().execute(async (trx) => {
@@ -301,8 +255,8 @@ export function createPosKeyService(deps: { db: Db; clock: Clock; rotationGraceS
           id,
           account_id: accountId,
           name: input.name,
-          permissions: JSON.stringify(input.permissions),
-          places: JSON.stringify(input.places),
+          permissions: input.permissions,
+          places: input.places,
           expires_at: expiresAt,
           paused: 0,
           revoked_at: null,
@@ -356,8 +310,8 @@ export function createPosKeyService(deps: { db: Db; clock: Clock; rotationGraceS
         }
         const values: PosKeyUpdate = {
           ...(input.name === undefined ? {} : { name: input.name }),
-          ...(input.permissions === undefined ? {} : { permissions: JSON.stringify(input.permissions) }),
-          ...(input.places === undefined ? {} : { places: JSON.stringify(input.places) }),
+          ...(input.permissions === undefined ? {} : { permissions: input.permissions }),
+          ...(input.places === undefined ? {} : { places: input.places }),
           ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
         };
         if (Object.keys(values).length > 0) {
@@ -437,20 +391,8 @@ export function createPosKeyService(deps: { db: Db; clock: Clock; rotationGraceS
       });
     },
 
-    /**
-     * What a presented key text is worth now, for the public API: the outcome of the state table and
-     * the key row it belongs to (undefined for a key nobody has).
-     */
-    async authenticate(keyText: string): Promise<{ outcome: KeyOutcome; key: PosKeyRow | undefined }> {
-      const found = await findKeyByText(db, keyText);
-      const outcome = keyState({
-        key: found?.key,
-        matched: found?.matched ?? 'current',
-        accountActive: found?.accountActive ?? false,
-        now: clock.now(),
-      });
-      return { outcome, key: found?.key };
-    },
+    /** What a presented key text is worth now: the same verification as the POS API's. */
+    verify: (keyText: string) => verifyMerchantKey(db, keyText, clock.now()),
   };
 }
 

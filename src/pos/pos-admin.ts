@@ -1,10 +1,13 @@
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { displayName, storedText } from '../text-input.js';
+import { displayName, storedText } from '../lib/input-text.js';
+import { parseInstant } from '../lib/instant.js';
+import { isIanaTimeZone } from '../lib/time-zone.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { Problem } from '../http/problem.js';
-import { wireTime } from '../http/wire-time.js';
+import { POS_IDENTIFIER } from './pos-identifier.js';
+import { Problem } from '../errors/problem.js';
+import { wireTime } from '../lib/wire-time.js';
 import { findAccount, listAccounts, putAccount, type PosAccount } from './account-repository.js';
 import {
   deleteEvent,
@@ -25,8 +28,6 @@ import { findReceipts, sameReceipt, writeReceipts, type ReceiptData } from './re
 // admin API, a CLI or a web panel call. Bad input is refused before anything is written; a bad receipt
 // refuses its whole call.
 
-/** Identifier of an account, place, event or receipt (admin-api.md intro; DECISIONS, POS data API). */
-export const POS_IDENTIFIER = /^[A-Za-z0-9]{1,64}$/;
 /** Receipts per JSON call; longer uploads go as NDJSON (admin-api.md, Point of sale). */
 export const RECEIPTS_PER_CALL = 10_000;
 /** Receipts validated, compared and written together, inside the one transaction of a call. */
@@ -41,39 +42,6 @@ export const identifier = z
 const text = storedText;
 const name = displayName;
 
-const INSTANT = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d\d):(\d\d))$/;
-
-/**
- * Parses an ISO 8601 instant whose offset (`Z` or `±hh:mm`) is mandatory (pos-data-api.md, Conventions):
- * `2026-11-20T21:30:00-03:00`, `2026-11-21T00:30:00.250Z`. Seconds and fractions are optional; fractions
- * below the millisecond are dropped. Returns milliseconds since the epoch, or null.
- */
-export function parseInstant(value: string): number | null {
-  const match = INSTANT.exec(value);
-  if (match === null) return null;
-  const [, y, mo, d, h, mi, s = '0', fraction = '', sign, oh = '0', om = '0'] = match;
-  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const offsetHours = Number(oh);
-  const offsetMinutes = Number(om);
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
-  if (offsetHours > 23 || offsetMinutes > 59) return null;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-  if (day < 1 || day > daysInMonth) return null;
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, Number(fraction.slice(0, 3).padEnd(3, '0')));
-  const offset = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
-  return date.getTime() - offset;
-}
-
 const INSTANT_RULE =
   'must be an ISO 8601 instant with a mandatory offset or Z, such as "2026-11-20T21:30:00-03:00"';
 
@@ -87,27 +55,6 @@ const instant = z
     }
     return ms;
   });
-
-const ZONE_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9][A-Za-z0-9_+-]*)*$/;
-
-/**
- * True for an IANA time-zone name the runtime knows, spelt as the database spells it: `America/Sao_Paulo`,
- * `UTC`, `Etc/GMT+3`, and links such as `Asia/Kolkata` or `Brazil/East`. Refused: unknown names, names
- * that only match ignoring case (`america/sao_paulo`), offsets (`-03:00`), spaces and other garbage.
- */
-export function isIanaTimeZone(zone: string): boolean {
-  if (zone.length > 64 || !ZONE_SHAPE.test(zone)) return false;
-  let resolved: string;
-  try {
-    resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return false;
-  }
-  // The runtime matches names ignoring case: the canonical name must be given in its own spelling.
-  if (resolved.toLowerCase() === zone.toLowerCase()) return resolved === zone;
-  // A link to another zone: every part of an IANA name starts with an uppercase letter.
-  return zone.split('/').every((part) => /^[A-Z]/.test(part));
-}
 
 export const accountInput = z.strictObject({
   name,

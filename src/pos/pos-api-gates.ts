@@ -3,12 +3,12 @@ import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import { bearerToken } from '../http/api-keys.js';
+import { bearerToken } from '../http/bearer-token.js';
 import type { Answer } from '../http/gate.js';
 import { isJsonMediaType } from '../http/media-type.js';
-import { Problem } from '../http/problem.js';
-import { findKeyByText, type PosKeyRow } from './key-repository.js';
-import { keyState } from './key-state.js';
+import { Problem } from '../errors/problem.js';
+import type { PosKeyRecord } from './key-repository.js';
+import { verifyMerchantKey } from './key-verification.js';
 import type {
   KeyCheck,
   LimitHeaders,
@@ -59,7 +59,7 @@ export interface PosCall {
   /** The key text of `Authorization: Bearer`, null when absent or not of that shape. */
   keyText?: string | null;
   keyCheck?: KeyCheck;
-  key?: PosKeyRow;
+  key?: PosKeyRecord;
   /** The presented key's own balance: its credential and which of its key texts was used. */
   keyBucket?: string;
   quota?: PosQuota;
@@ -67,7 +67,7 @@ export interface PosCall {
 }
 
 /** A call that passed every gate. */
-export type AuthenticatedPosCall = PosCall & { route: PosRouteDef; key: PosKeyRow; quota: PosQuota };
+export type AuthenticatedPosCall = PosCall & { route: PosRouteDef; key: PosKeyRecord; quota: PosQuota };
 
 /** The realm of the 401's `WWW-Authenticate`. */
 const REALM = 'api-public';
@@ -146,28 +146,18 @@ export async function guardUnauthenticatedCalls(call: PosCall): Promise<Problem 
  * A previous key of a rotation passes, and every later response carries `Deprecation` and `Sunset`.
  */
 export async function authenticateKey(call: PosCall): Promise<Problem | undefined> {
-  const found =
-    call.keyText === null || call.keyText === undefined
-      ? undefined
-      : await findKeyByText(call.deps.db, call.keyText);
-  const outcome = keyState({
-    key: found?.key,
-    matched: found?.matched ?? 'current',
-    accountActive: found?.accountActive ?? false,
-    now: call.now,
-  });
+  const { outcome, key, bucket } = await verifyMerchantKey(call.deps.db, call.keyText ?? null, call.now);
   await call.keyCheck?.end(!outcome.ok && outcome.countsTowardIpBlock);
   if (!outcome.ok) {
     return Problem.of('invalid_token', outcome.reason === null ? {} : { reason: outcome.reason }, {
       'www-authenticate': `Bearer realm="${REALM}"`,
     });
   }
-  call.key = found?.key;
+  call.key = key;
   if (outcome.superseded && outcome.supersededUntil !== null) {
     call.reply.headers({ deprecation: 'true', sunset: new Date(outcome.supersededUntil).toUTCString() });
   }
-  const hash = found?.matched === 'previous' ? found.key.previous_key_hash : found?.key.current_key_hash;
-  call.keyBucket = `${found?.key.id ?? ''}:${(hash ?? '').slice(0, 16)}`;
+  call.keyBucket = bucket;
   return undefined;
 }
 
@@ -202,8 +192,7 @@ export function rejectNonJsonBody(call: PosCall): Problem | undefined {
 export function requirePermission(call: PosCall): Problem | undefined {
   const { key, route } = call;
   if (key === undefined || route?.permission === null || route === undefined) return undefined;
-  const permissions = JSON.parse(key.permissions) as string[];
-  if (permissions.includes(route.permission)) return undefined;
+  if (key.permissions.includes(route.permission)) return undefined;
   return Problem.of('forbidden_permission', {
     detail: `This key lacks the permission "${route.permission}" that this route requires.`,
     required_permission: route.permission,
@@ -226,9 +215,8 @@ export function queryOf<R extends PosRoute>(call: AuthenticatedPosCall, _route: 
 }
 
 /** The place ids a key reaches: null for all places of its account (including future ones). */
-export function keyPlaces(key: PosKeyRow): readonly string[] | null {
-  const places = JSON.parse(key.places) as 'all' | string[];
-  return places === 'all' ? null : places;
+export function keyPlaces(key: PosKeyRecord): readonly string[] | null {
+  return key.places === 'all' ? null : key.places;
 }
 
 /** The 503 of a query that did not finish in time (Errors, 503). */

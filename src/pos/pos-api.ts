@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { passGates, send, type Gate } from '../http/gate.js';
-import { Problem } from '../http/problem.js';
+import { Problem } from '../errors/problem.js';
 import { rejectConflictingCredentials } from '../http/shared-gates.js';
-import { wireTime } from '../http/wire-time.js';
+import { wireTime } from '../lib/wire-time.js';
 import { findAccount } from './account-repository.js';
 import { cursorProblem, verifyCursor } from './cursor.js';
 import { findEvent } from './event-repository.js';
@@ -108,7 +108,7 @@ const routes = new Map<string, PosRouteDef>([
             credential: {
               id: key.id,
               name: key.name,
-              permissions: JSON.parse(key.permissions) as string[],
+              permissions: key.permissions,
               expires_at: wireTime(key.expires_at),
               superseded,
               superseded_until:

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
-import { hashApiKey } from '../http/api-keys.js';
-import { ipBlockKey } from '../http/client-ip.js';
+import { hashApiKey } from '../lib/api-key.js';
+import { ipBlockKey } from '../lib/ip-key.js';
 import { createIpBlock } from '../rate-limit/ip-block.js';
 import { attempt, type RateLimitStore, type WindowTake } from '../rate-limit/rate-limit-store.js';
 

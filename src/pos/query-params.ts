@@ -1,4 +1,7 @@
-import { Problem } from '../http/problem.js';
+import { Problem } from '../errors/problem.js';
+import { daysFromCivil, daysInMonth } from '../lib/calendar.js';
+import { hasInvisible, replaceInvisible } from '../lib/unicode-text.js';
+import { POS_IDENTIFIER } from './pos-identifier.js';
 
 // The query parameters of the point-of-sale data API (pos-data-api.md, "Conventions", "Endpoints" with
 // the parameter table of each route and the planned routes table, "Errors" with its `param` choice;
@@ -207,10 +210,7 @@ interface Sent {
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
-const identifier = /^[A-Za-z0-9]{1,64}$/;
 const digits = /^[0-9]+$/;
-/** Invisible or control characters (DECISIONS, Both APIs): Cc, Cf, U+2028/U+2029, except ZWNJ and ZWJ. */
-const invisible = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u2028\u2029]/u;
 /**
  * `YYYY-MM-DDThh:mm:ss[.fraction]` then `Z`, `±hh:mm`, nothing (no offset) or ` hh:mm` (a raw `+`
  * decoded to a space). Linear: no two adjacent parts can take the same characters.
@@ -378,8 +378,8 @@ function unknownDetail(unknown: readonly string[], spec: RouteQuerySpec): string
 /** A name as the detail shows it: its first 40 code points, as a JSON string with invisibles escaped. */
 function quoteName(name: string): string {
   const cut = Array.from(name).slice(0, QUERY_LIMITS.unknownNameLength).join('');
-  return JSON.stringify(cut).replace(
-    new RegExp(invisible.source, 'gu'),
+  return replaceInvisible(
+    JSON.stringify(cut),
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
@@ -401,7 +401,7 @@ function readValue(param: ParamSpec, given: Sent): Outcome<unknown> {
             : '"event" must be one event identifier, not a list.',
         );
       }
-      return identifier.test(value) ? { ok: true, value } : refuse(name, identifierDetail(param));
+      return POS_IDENTIFIER.test(value) ? { ok: true, value } : refuse(name, identifierDetail(param));
     }
     case 'placeList':
       return readPlaceList(name, value);
@@ -446,7 +446,7 @@ function identifierDetail(param: ParamSpec): string {
 /** Comma-separated place identifiers of the planned routes: 1 to 100, each valid, none repeated. */
 function readPlaceList(name: string, value: string): Outcome<readonly string[]> {
   const ids = value.split(',');
-  if (!ids.every((id) => identifier.test(id))) {
+  if (!ids.every((id) => POS_IDENTIFIER.test(id))) {
     return refuse(
       name,
       `"${name}" must be a comma-separated list of 1 to ${QUERY_LIMITS.placeListLength} place identifiers.`,
@@ -469,8 +469,7 @@ function readSearch(name: string, value: string): Outcome<string> {
   if (Array.from(value).length > QUERY_LIMITS.searchLength) {
     return refuse(name, `"${name}" must be at most ${QUERY_LIMITS.searchLength} characters.`);
   }
-  if (invisible.test(value))
-    return refuse(name, `"${name}" must not contain control or invisible characters.`);
+  if (hasInvisible(value)) return refuse(name, `"${name}" must not contain control or invisible characters.`);
   return { ok: true, value };
 }
 
@@ -520,19 +519,4 @@ function readInstant(name: string, value: string): Outcome<number> {
   const roundUp = fraction !== undefined && /[1-9]/.test(fraction) ? 1 : 0;
   const seconds = daysFromCivil(y, m, d) * 86_400 + h * 3600 + min * 60 + s - offsetSeconds + roundUp;
   return { ok: true, value: seconds * 1000 };
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil), years 0 to 9999. */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
 }

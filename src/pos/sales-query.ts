@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { wireTime } from '../http/wire-time.js';
+import { wireTime } from '../lib/wire-time.js';
 import { salesFigures, type ReceiptGroup, type SalesFigures } from './sales-figures.js';
 
 // The query behind GET /v1/api-public/sales/by-payment-method (pos-data-api.md, "Receipts-by-payment-

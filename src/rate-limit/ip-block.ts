@@ -1,4 +1,4 @@
-import { ipBlockKey } from '../http/client-ip.js';
+import { ipBlockKey } from '../lib/ip-key.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 
 const WINDOW_MS = 60_000;

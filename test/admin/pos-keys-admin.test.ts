@@ -1,6 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../src/http/api-keys.js';
+import { hashApiKey } from '../../src/lib/api-key.js';
 import { createPosKeyService } from '../../src/pos/key-service.js';
 import {
   ADMIN_TOKEN,
@@ -112,7 +112,7 @@ async function act(t: TestApp, id: unknown, action: 'pause' | 'reactivate' | 're
 /** What a presented key is worth now, as the public API will see it. */
 async function outcome(t: TestApp, key: unknown, graceSeconds = 86400) {
   const service = createPosKeyService({ db: t.db, clock: t.clock, rotationGraceSeconds: graceSeconds });
-  return (await service.authenticate(String(key))).outcome;
+  return (await service.verify(String(key))).outcome;
 }
 
 const WORKS = { ok: true, superseded: false, supersededUntil: null };

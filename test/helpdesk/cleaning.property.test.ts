@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonObjectMembers } from '../../src/helpdesk/json-members.js';
-import { cleanText, normaliseCnpj, trimSpaces } from '../../src/helpdesk/text-cleaning.js';
+import { cleanText, trimSpaces } from '../../src/lib/unicode-text.js';
+import { normaliseCnpj } from '../../src/helpdesk/cnpj.js';
 
 // Properties of the text rules of the ticket request (helpdesk-ticket-api.md, Ticket request; DECISIONS,
 // Both APIs: "characters" are code points, "invisible or control" is Cc, Cf, U+2028/U+2029 except ZWNJ

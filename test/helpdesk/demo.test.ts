@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { DEMO_SYSTEM, helpdeskIsEmpty, seedHelpdeskDemo } from '../../src/helpdesk/demo.js';
-import { createMaintenanceSwitch } from '../../src/settings/maintenance.js';
+import { createMaintenanceSwitch } from '../../src/helpdesk/maintenance-switch.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { json, OPTIONS_URL, postTicket, ticket, webhookUrl } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { problemCatalogue } from '../../src/http/problem.js';
+import { problemCatalogue } from '../../src/errors/problem-catalogue.js';
 import { POS_QUERY_ROUTES, readQuery, type PosRoute } from '../../src/pos/query-params.js';
 
 // The query parameters of the POS data API (pos-data-api.md, "Conventions", "Endpoints", the planned

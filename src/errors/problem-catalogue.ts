@@ -1,6 +1,3 @@
-import { STATUS_CODES } from 'node:http';
-import type { FastifyReply } from 'fastify';
-
 /**
  * The one catalogue of problem codes of the service: each code's HTTP status and default detail.
  * The two public documents list their codes under "Errors"; the admin API adds its own at the end.
@@ -74,68 +71,3 @@ export const problemCatalogue = {
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ProblemCode = keyof typeof problemCatalogue;
-
-/** Extra members of a problem body beyond type, title, status, detail and code. */
-export interface ProblemExtras {
-  detail?: string;
-  param?: string;
-  required_scope?: string;
-  [member: string]: unknown;
-}
-
-/** A refusal: a catalogue code with its extras, or a server-level status without `code`. */
-export class Problem extends Error {
-  override name = 'Problem';
-  readonly status: number;
-  readonly detail: string;
-
-  constructor(
-    readonly code: ProblemCode | null,
-    readonly extras: ProblemExtras = {},
-    status?: number,
-    /** Response headers that belong to this refusal (Retry-After, Allow, WWW-Authenticate). */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(code ?? 'problem');
-    const entry = code === null ? undefined : problemCatalogue[code];
-    this.status = entry?.status ?? status ?? 500;
-    this.detail = extras.detail ?? entry?.detail ?? statusTitle(this.status);
-  }
-
-  /** A refusal with a catalogue code. */
-  static of(code: ProblemCode, extras: ProblemExtras = {}, headers: Record<string, string> = {}): Problem {
-    return new Problem(code, extras, undefined, headers);
-  }
-
-  /** A server-level refusal: a status and detail, no `code` (documented exceptions only). */
-  static withoutCode(status: number, detail: string): Problem {
-    return new Problem(null, { detail }, status);
-  }
-
-  /** The `application/problem+json` document. */
-  toJSON(): Record<string, unknown> {
-    const { detail: _detail, ...extras } = this.extras;
-    return {
-      type: 'about:blank',
-      title: statusTitle(this.status),
-      status: this.status,
-      detail: this.detail,
-      ...(this.code === null ? {} : { code: this.code }),
-      ...extras,
-    };
-  }
-}
-
-/** The English name of an HTTP status, as `title` carries it (Node's reason phrases). */
-export function statusTitle(status: number): string {
-  return STATUS_CODES[status] ?? 'Unknown Status';
-}
-
-/** Writes a problem as `application/problem+json`, with the headers that belong to it. */
-export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
-  return reply
-    .code(problem.status)
-    .headers(problem.headers)
-    .type('application/problem+json; charset=utf-8')
-    .send(JSON.stringify(problem.toJSON()));
-}

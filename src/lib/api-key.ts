@@ -21,16 +21,6 @@ export function keyMatches(key: string, storedHash: string | null): boolean {
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }
 
-/**
- * The token of an `Authorization: Bearer <token>` header: the scheme word in any case, spaces around
- * and between tolerated. Null when the header is absent or not of that shape.
- */
-export function bearerToken(header: string | undefined): string | null {
-  if (header === undefined) return null;
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
-}
-
 /** True when the text has the shape of a key with the prefix: prefix + 43 base64url characters. */
 export function hasKeyShape(text: string, prefix: string): boolean {
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ipBlockKey } from '../../src/http/client-ip.js';
+import { ipBlockKey } from '../../src/lib/ip-key.js';
 
 // The key under which an address counts for the IP block: IPv4 as it is, IPv6 by its /64
 // (helpdesk-ticket-api.md, Limits: "for IPv6 the whole /64 block counts"; DECISIONS, Both APIs).

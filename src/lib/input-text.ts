@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codePointLength } from './helpdesk/text-cleaning.js';
+import { codePointLength } from './unicode-text.js';
 
 // Text fields of the back office's inputs, shared by the help-desk and point-of-sale services.
 

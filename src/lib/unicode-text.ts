@@ -1,7 +1,8 @@
-// Text rules of the ticket request (helpdesk-ticket-api.md, Ticket request; DECISIONS, Ticket API).
+// Unicode text rules shared by both public APIs and the back office (DECISIONS, Both APIs and Ticket API).
 // "Characters" are Unicode code points; "invisible or control characters" are categories Cc and Cf plus
 // U+2028/U+2029, except ZWNJ (U+200C) and ZWJ (U+200D); "spaces" are Unicode White_Space.
 
+/** Invisible or control characters: Cc, Cf, U+2028/U+2029, except ZWNJ and ZWJ. */
 const invisible = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const space = /^\p{White_Space}$/u;
 
@@ -49,23 +50,18 @@ export function cleanText(text: string): string {
   return trimSpaces(text.toWellFormed().replace(invisible, ''));
 }
 
+/** True when the text holds an invisible or control character (the POS API's `search` refuses them). */
+export function hasInvisible(text: string): boolean {
+  invisible.lastIndex = 0;
+  return invisible.test(text);
+}
+
+/** Replaces each invisible or control character by what `replacer` makes of it (escapes, say). */
+export function replaceInvisible(text: string, replacer: (char: string) => string): string {
+  return text.replace(invisible, replacer);
+}
+
 /** Removes invisible and control characters (used on the field names that warnings list). */
 export function removeInvisible(text: string): string {
   return text.toWellFormed().replace(invisible, '');
-}
-
-/**
- * Normalises a customer tax id (`cnpj`): a leading label `CNPJ` (any case, optionally followed by `:`),
- * punctuation and spaces are removed and letters upper-cased; the result must be 12 letters or digits
- * followed by 2 digits. Returns null when it is not a CNPJ (the ticket then carries `cnpj_ignored`).
- */
-export function normaliseCnpj(text: string): string | null {
-  // White_Space, not \s: \s also matches U+FEFF, an invisible character that is neither a space nor
-  // punctuation, so "CNPJ\uFEFF: …" must stay ignored like any other stray character.
-  const unlabelled = trimSpaces(text).replace(/^cnpj\p{White_Space}*:?/iu, '');
-  // Only ASCII letters are upper-cased: 'ı'.toUpperCase() is 'I', which would turn a non-CNPJ into one.
-  const compact = unlabelled
-    .replace(/[\p{P}\p{White_Space}]/gu, '')
-    .replace(/[a-z]/g, (c) => c.toUpperCase());
-  return /^[A-Z0-9]{12}[0-9]{2}$/.test(compact) ? compact : null;
 }

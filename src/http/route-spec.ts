@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import type { ProblemCode } from '../errors/problem-catalogue.js';
+
+// What every API's route table says of an operation. Each API extends it with what its own gates read
+// (a scope, a permission, a limit class, the admin access level); the OpenAPI documents are generated
+// from the same tables.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One operation of an API, as data. */
+export interface RouteSpec {
+  /** Stable name of the operation: OpenAPI `operationId`, metrics and log label. */
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** The full path, parameters in braces: `/admin/v1/pos/accounts/{account}/keys`. */
+  readonly path: string;
+  /** One line in the contract's words. */
+  readonly summary: string;
+  /** The successful answers: status → schema of the JSON body (null: no body). */
+  readonly responses: Readonly<Record<number, z.ZodType | null>>;
+  /** The problem codes the operation can answer (`application/problem+json` with `code`). */
+  readonly problems: readonly ProblemCode[];
+  /** Statuses the contract answers with a problem that has no `code` (documented exceptions only). */
+  readonly uncodedStatuses?: readonly number[];
+  /** A planned route: documented and checked, answered 501 `not_implemented`. */
+  readonly planned?: boolean;
+}
