@@ -6,31 +6,20 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { createAdminApi } from './admin/admin-api.js';
-import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { Db } from './db/database.js';
-import { createTicketApiHandler, TICKET_API_PREFIX } from './helpdesk/ticket-api.js';
-import { createTicketService } from './helpdesk/ticket-service.js';
+import { createTicketApiHandler } from './helpdesk/ticket-api.js';
+import { TICKET_API_PREFIX } from './helpdesk/ticket-routes.js';
 import { Problem } from './errors/problem.js';
 import { sendProblem } from './http/send-problem.js';
 import { loggerOptions } from './http/logger-options.js';
-import { createMetrics } from './metrics.js';
-import { createIpBlock } from './rate-limit/ip-block.js';
-import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
-import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
-import { createMaintenanceSwitch } from './helpdesk/maintenance-switch.js';
-import { createPosApiHandler, POS_API_PREFIX } from './pos/pos-api.js';
-import { createPosLimits } from './pos/pos-limits.js';
+import { createPosApiHandler } from './pos/pos-api.js';
+import { POS_API_PREFIX } from './pos/pos-routes.js';
+import type { Services } from './services.js';
 
-/** What the app is built from besides its configuration; tests pass their own clock and stores. */
+/** What the app is built from besides its configuration; tests build their own services. */
 export interface AppDeps {
-  /** The primary database. */
-  db: Db;
-  /** A read replica for the POS data routes (`DATABASE_READ_URL`); default: the primary. */
-  readDb?: Db;
-  clock?: Clock;
-  /** Where every limit is counted: Redis for a fleet (`REDIS_URL`); default: in this process. */
-  rateLimits?: RateLimitStore;
+  /** The service layer (`createServices`): the app answers from it and builds no service itself. */
+  services: Services;
   /** A logger instance to share (the entry point's), or Fastify's logger option; default: config level. */
   logger?: FastifyBaseLogger | boolean;
 }
@@ -41,7 +30,7 @@ export interface App {
   public: FastifyInstance;
   /** The operator's back office on its own port. */
   admin: FastifyInstance;
-  /** Closes both instances and the stores (not the database, which the caller opened). */
+  /** Closes both instances and the services' rate-limit store (not the database, which the caller opened). */
   close(): Promise<void>;
 }
 
@@ -56,15 +45,14 @@ function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0] ?? '';
 }
 
-/** Builds the service. Never listens: `server.ts` (or a test) decides what to do with the instances. */
+/**
+ * Builds the two listeners over the services. Never listens: `server.ts` (or a test) decides what to do
+ * with the instances.
+ */
 export function buildApp(config: Config, deps: AppDeps): App {
-  const clock = deps.clock ?? systemClock;
-  const rateLimits = deps.rateLimits ?? createMemoryRateLimitStore();
-  const { db } = deps;
+  const { services } = deps;
+  const { db, clock, rateLimits, metrics } = services;
   const logger = deps.logger ?? { level: config.logLevel };
-  const metrics = createMetrics();
-  const maintenance = createMaintenanceSwitch({ db, clock });
-  const tickets = createTicketService({ db, clock });
 
   const publicApp = Fastify({
     ...loggerOptions(logger),
@@ -86,27 +74,15 @@ export function buildApp(config: Config, deps: AppDeps): App {
     done(null);
   });
 
-  const ticketApi = createTicketApiHandler({
-    db,
-    clock,
-    rateLimits,
-    ipBlock: createIpBlock({ store: rateLimits, namespace: 'hd', threshold: config.ipBlockThreshold }),
-    maintenance,
-    tickets,
-  });
+  const ticketApi = createTicketApiHandler(services);
 
   const posApi = createPosApiHandler({
     db,
-    readDb: deps.readDb ?? db,
+    readDb: services.readDb,
     clock,
-    limits: createPosLimits({
-      store: rateLimits,
-      clock,
-      // A sales query's lease outlives the longest query, so a live query is never overtaken.
-      config: { salesLeaseMs: config.posSalesQueryTimeoutMs * 2, ipBlockThreshold: config.ipBlockThreshold },
-    }),
+    limits: services.limits,
+    sales: services.sales,
     cursorSecret: config.cursorSecret,
-    salesQueryTimeoutMs: config.posSalesQueryTimeoutMs,
     eventsQueryTimeoutMs: config.posEventsQueryTimeoutMs,
   });
 
@@ -138,14 +114,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
     done();
   });
 
-  const admin = createAdminApi(config, {
-    db,
-    clock,
-    maintenance,
-    metrics,
-    rateLimits,
-    logger: loggerOptions(logger),
-  });
+  const admin = createAdminApi(config, { services, logger: loggerOptions(logger) });
 
   return {
     public: publicApp,

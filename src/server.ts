@@ -6,12 +6,11 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { helpdeskIsEmpty, seedHelpdeskDemo, DEMO_SYSTEM } from './helpdesk/demo.js';
-import { systemClock } from './clock.js';
-import { createMaintenanceSwitch } from './helpdesk/maintenance-switch.js';
 import { DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
+import { createServices } from './services.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
 // public and admin ports, and closes gracefully on SIGTERM/SIGINT.
@@ -57,23 +56,15 @@ async function main(): Promise<void> {
   const readDb =
     config.databaseRead === null ? undefined : openDatabase(config.databaseRead, databaseOptions);
   const rateLimits = await openRateLimitStore(config, log);
-  const app = buildApp(config, { db, readDb, rateLimits, logger: log });
+  const services = createServices({ db, readDb, rateLimits, config });
+  const app = buildApp(config, { services, logger: log });
 
   if (demoWanted(config) && (await helpdeskIsEmpty(db))) {
-    const key = await seedHelpdeskDemo({
-      db,
-      clock: systemClock,
-      maintenance: createMaintenanceSwitch({ db, clock: systemClock }),
-    });
-    printDemo(config, key);
+    printDemo(config, await seedHelpdeskDemo(services));
   }
   if (demoWanted(config) && (await posIsEmpty(db))) {
     log.info(`creating the point-of-sale demo (${DEMO_RECEIPTS} receipts)`);
-    const { key } = await seedPosDemo({
-      db,
-      clock: systemClock,
-      rotationGraceSeconds: config.posRotationGraceSeconds,
-    });
+    const { key } = await seedPosDemo(services);
     printPosDemo(config, key);
   }
 

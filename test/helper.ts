@@ -10,6 +10,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { createMemoryRateLimitStore } from '../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from '../src/rate-limit/redis-store.js';
+import { createServices, type Services } from '../src/services.js';
 
 // The harness of the HTTP suites: a fresh app per test on every dialect, a manual clock, and helpers
 // that talk to the admin API the way the operator would.
@@ -182,6 +183,8 @@ export interface AdminClient {
 /** A running test app with its database, clock and admin helpers. */
 export interface TestApp {
   app: App;
+  /** The services the app is built on (the same clock, store and database). */
+  services: Services;
   db: Db;
   clock: ManualClock;
   rateLimits: RateLimitStore;
@@ -222,15 +225,18 @@ export function adminAs(
 export function testApp(parts: TestAppParts): TestApp {
   const clock = parts.clock ?? new ManualClock();
   const rateLimits = parts.rateLimits ?? createMemoryRateLimitStore();
-  const app = buildApp(testConfig(parts.config), {
+  const config = testConfig(parts.config);
+  const services = createServices({
     db: parts.db,
     ...(parts.readDb === undefined ? {} : { readDb: parts.readDb }),
     clock,
     rateLimits,
-    logger: false,
+    config,
   });
+  const app = buildApp(config, { services, logger: false });
   return {
     app,
+    services,
     db: parts.db,
     clock,
     rateLimits,

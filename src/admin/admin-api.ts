@@ -1,20 +1,14 @@
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import type { z } from 'zod';
-import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
 import { bearerToken } from '../http/bearer-token.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
-import type { Metrics } from '../metrics.js';
-import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { LoggerOptions } from '../http/logger-options.js';
-import type { MaintenanceSwitch } from '../helpdesk/maintenance-switch.js';
-import { registerHelpdeskAdminRoutes } from './helpdesk-routes.js';
-import { registerPosKeyRoutes } from './pos-key-routes.js';
-import { registerPosAdminRoutes } from './pos-routes.js';
+import type { Services } from '../services.js';
+import type { AdminAccess } from './admin-route.js';
+import { adminRoutes } from './admin-routes.js';
+import { registerAdminRoutes } from './register-admin-routes.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
 export type AdminRole = 'operator' | 'support';
@@ -24,19 +18,14 @@ declare module 'fastify' {
     adminRole: AdminRole;
   }
   interface FastifyContextConfig {
-    /** The route is open to support staff too (admin-api.md: list systems, keys, tickets; revoke keys). */
-    support?: boolean;
-    /** The route needs no token (health checks). */
-    open?: boolean;
+    /** Who may call the route (its table's `access`); absent (no such route): the operator only. */
+    adminAccess?: AdminAccess;
   }
 }
 
+/** What the back office is built from: the service layer, and the logger it shares with the app. */
 export interface AdminDeps {
-  db: Db;
-  clock: Clock;
-  maintenance: MaintenanceSwitch;
-  metrics: Metrics;
-  rateLimits: RateLimitStore;
+  services: Services;
   logger: LoggerOptions;
 }
 
@@ -47,25 +36,8 @@ function sameSecret(presented: string, expected: string | null): boolean {
   return timingSafeEqual(a, b);
 }
 
-/**
- * Parses a request part with a schema, or throws a 422 that names the field to fix
- * (`body.name: must not be empty`).
- */
-export function parseInput<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  part: 'body' | 'query' | 'path',
-): z.infer<S> {
-  const parsed = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = [part, ...(issue?.path ?? []).map(String)].join('.');
-  const message =
-    issue?.code === 'unrecognized_keys'
-      ? `unknown field(s) ${issue.keys.join(', ')}`
-      : (issue?.message ?? 'invalid');
-  throw Problem.of('validation_failed', { detail: `${where}: ${message}`, param: where });
-}
+/** NDJSON receipts: any length, so the stream is handed over unread (no body limit) and read by line. */
+export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
@@ -100,10 +72,14 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     }
   });
 
+  app.addContentTypeParser(NDJSON_MEDIA_TYPE, (_request, payload, done) => {
+    done(null, payload);
+  });
+
   app.decorateRequest('adminRole', 'support');
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
-    const routeConfig = request.routeOptions.config;
-    if (routeConfig.open === true) {
+    const access = request.routeOptions.config.adminAccess ?? 'operator';
+    if (access === 'open') {
       done();
       return;
     }
@@ -115,7 +91,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     }
     if (token !== null && sameSecret(token, config.supportToken)) {
       request.adminRole = 'support';
-      done(routeConfig.support === true ? undefined : Problem.of('forbidden'));
+      done(access === 'support' ? undefined : Problem.of('forbidden'));
       return;
     }
     done(
@@ -152,36 +128,6 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   });
   app.setNotFoundHandler((_request, reply) => sendProblem(reply, Problem.of('not_found')));
 
-  app.get('/healthz', { config: { open: true } }, () => ({ status: 'ok' }));
-  // Ready when the database and the shared store answer; a load balancer takes the process out of
-  // rotation while either does not (the process itself goes on and recovers on its own).
-  app.get('/readyz', { config: { open: true } }, async (_request, reply) => {
-    const [database, store] = await Promise.all([
-      sql`select 1`.execute(deps.db).then(
-        () => 'ok' as const,
-        (error: unknown) => {
-          app.log.warn({ err: error }, 'database not reachable');
-          return 'unreachable' as const;
-        },
-      ),
-      deps.rateLimits.ping().then(
-        () => 'ok' as const,
-        (error: unknown) => {
-          app.log.warn({ err: error }, 'shared store not reachable');
-          return 'unreachable' as const;
-        },
-      ),
-    ]);
-    const ready = database === 'ok' && store === 'ok';
-    const body = { status: ready ? 'ready' : 'not ready', database, shared_store: store };
-    return reply.code(ready ? 200 : 503).send(body);
-  });
-  app.get('/metrics', async (_request, reply) =>
-    reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),
-  );
-
-  registerHelpdeskAdminRoutes(app, deps);
-  registerPosAdminRoutes(app, deps);
-  registerPosKeyRoutes(app, { ...deps, rotationGraceSeconds: config.posRotationGraceSeconds });
+  registerAdminRoutes(app, adminRoutes, deps.services);
   return app;
 }

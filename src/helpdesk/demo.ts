@@ -1,7 +1,6 @@
-import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { MaintenanceSwitch } from './maintenance-switch.js';
-import { createHelpdeskAdmin } from './helpdesk-admin.js';
+import type { CatalogService } from './catalog-service.js';
+import type { SystemService } from './system-service.js';
 
 /** The demo partner system created on a first start. */
 export const DEMO_SYSTEM = 'demo';
@@ -19,13 +18,12 @@ export async function helpdeskIsEmpty(db: Db): Promise<boolean> {
  * Creates a demo catalog (companies, the four category types, categories, priorities, support levels,
  * natures) and the demo system, through the same service the admin API uses. Returns the demo key.
  */
-export async function seedHelpdeskDemo(deps: {
-  db: Db;
-  clock: Clock;
-  maintenance: MaintenanceSwitch;
+export async function seedHelpdeskDemo(services: {
+  catalog: Pick<CatalogService, 'putEntry'>;
+  systems: Pick<SystemService, 'put' | 'rotateKey'>;
 }): Promise<string> {
-  const admin = createHelpdeskAdmin(deps);
-  const put = (...args: Parameters<typeof admin.putCatalogEntry>) => admin.putCatalogEntry(...args);
+  const { catalog, systems } = services;
+  const put = (...args: Parameters<typeof catalog.putEntry>) => catalog.putEntry(...args);
   await put('hd_companies', 'acme', { name: 'Acme Comércio Ltda', active: true });
   await put('hd_companies', 'brisa', { name: 'Brisa Alimentos S.A.', active: true });
   await put('hd_companies', 'legado', { name: 'Legado Participações', active: false });
@@ -62,7 +60,7 @@ export async function seedHelpdeskDemo(deps: {
   await put('hd_natures', 'elogio', { name: 'Elogio', active: true });
   await put('hd_natures', 'sugestao', { name: 'Sugestão', active: false });
 
-  await admin.putSystem(DEMO_SYSTEM, {
+  await systems.put(DEMO_SYSTEM, {
     name: 'Demo partner system',
     active: true,
     scopes: ['help-desk-ticket.create'],
@@ -71,5 +69,5 @@ export async function seedHelpdeskDemo(deps: {
     default_category_id: 30,
     released_category_ids: [10, 11, 20, 31, 40],
   });
-  return (await admin.rotateKey(DEMO_SYSTEM)).key;
+  return (await systems.rotateKey(DEMO_SYSTEM)).key;
 }

@@ -4,7 +4,13 @@ import { Problem } from '../errors/problem.js';
 import { uuidv7 } from '../lib/identifiers.js';
 import { ticketCatalog } from './catalog-repository.js';
 import type { PartnerSystem } from './system-repository.js';
-import { findTicketByExternalId, insertTicketOnce, type Ticket } from './ticket-repository.js';
+import {
+  findTicketByExternalId,
+  insertTicketOnce,
+  listTickets,
+  type Ticket,
+  type TicketQuery,
+} from './ticket-repository.js';
 import { readTicketRequest, type TicketWarning } from './ticket-request.js';
 
 /** What opening a ticket came to: a refusal, a new ticket (201), or the existing one (200). */
@@ -15,7 +21,10 @@ export type TicketOutcome =
 /** Retry-After of `misconfigured_system`: the operator needs time to fix the system. */
 const MISCONFIGURED_RETRY_AFTER_SECONDS = 300;
 
-/** Opens tickets for partner systems; the registry of `external_id` is shared by both ticket routes. */
+/**
+ * Opens tickets for partner systems (the registry of `external_id` is shared by both ticket routes) and
+ * lists them for the back office.
+ */
 export function createTicketService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
@@ -81,6 +90,11 @@ export function createTicketService(deps: { db: Db; clock: Clock }) {
       const winner = await findTicketByExternalId(db, system.identifier, draft.externalId);
       if (winner === undefined) throw new Error('ticket registry conflict without a stored ticket');
       return duplicateOf(winner, draft.description);
+    },
+
+    /** Tickets, newest first, one page (admin-api.md, Help desk: GET tickets). */
+    list(query: TicketQuery): Promise<{ tickets: Ticket[]; nextBeforeSeq: number | null }> {
+      return listTickets(db, query);
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { createPosKeyService } from './key-service.js';
+import type { MerchantKeyService } from './merchant-key-service.js';
 import { PAYMENT_METHODS } from './payment-methods.js';
-import { createPosAdmin } from './pos-admin.js';
+import type { PosDataService } from './pos-data-service.js';
 import { RECEIPT_KINDS, RECEIPT_STATUSES } from './receipt-rules.js';
 import { writeReceipts, type ReceiptData } from './receipt-repository.js';
 
@@ -49,25 +49,29 @@ const BRANDS = [
  * receipts over the last 200 days covering every payment method, kind and status (odd brand spellings
  * and late offline sales included), and one key with every permission. Returns the key.
  */
-export async function seedPosDemo(deps: {
-  db: Db;
-  clock: Clock;
-  rotationGraceSeconds: number;
-  /** How many receipts to write (tests write fewer). */
-  receipts?: number;
-}): Promise<{ key: string }> {
-  const { db, clock } = deps;
-  const count = deps.receipts ?? DEMO_RECEIPTS;
-  const admin = createPosAdmin({ db, clock });
+export async function seedPosDemo(
+  services: {
+    db: Db;
+    clock: Clock;
+    posData: Pick<PosDataService, 'putAccount' | 'putPlace' | 'putEvent'>;
+    merchantKeys: Pick<MerchantKeyService, 'create'>;
+  },
+  options: {
+    /** How many receipts to write (tests write fewer). */
+    receipts?: number;
+  } = {},
+): Promise<{ key: string }> {
+  const { db, clock, posData, merchantKeys } = services;
+  const count = options.receipts ?? DEMO_RECEIPTS;
   const now = clock.now();
-  await admin.putAccount(DEMO_ACCOUNT, { name: 'Demo Bares e Eventos', currency: 'BRL', active: true });
+  await posData.putAccount(DEMO_ACCOUNT, { name: 'Demo Bares e Eventos', currency: 'BRL', active: true });
   const places = [
     { id: 'SP01', name: 'Bar Paulista', timezone: 'America/Sao_Paulo' },
     { id: 'MAN01', name: 'Quiosque Manaus', timezone: 'America/Manaus' },
     { id: 'REC01', name: 'Arena Recife', timezone: 'America/Recife' },
   ];
   for (const place of places) {
-    await admin.putPlace(DEMO_ACCOUNT, place.id, {
+    await posData.putPlace(DEMO_ACCOUNT, place.id, {
       name: place.name,
       timezone: place.timezone,
       active: true,
@@ -80,7 +84,7 @@ export async function seedPosDemo(deps: {
   ];
   for (const event of events) {
     const startsAt = now - event.daysAgo * DAY_MS;
-    await admin.putEvent(DEMO_ACCOUNT, event.place, event.id, {
+    await posData.putEvent(DEMO_ACCOUNT, event.place, event.id, {
       name: event.name,
       starts_at: startsAt,
       ends_at: startsAt + 8 * 3_600_000,
@@ -120,8 +124,7 @@ export async function seedPosDemo(deps: {
   }
   await db.transaction().execute((trx) => writeReceipts(trx, DEMO_ACCOUNT, receipts, now));
 
-  const keys = createPosKeyService({ db, clock, rotationGraceSeconds: deps.rotationGraceSeconds });
-  const created = await keys.create(DEMO_ACCOUNT, {
+  const created = await merchantKeys.create(DEMO_ACCOUNT, {
     name: 'Demo integration',
     permissions: ['sale-by-payment-method.view', 'event.view'],
     places: 'all',

@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
 import { DEMO_SYSTEM, helpdeskIsEmpty, seedHelpdeskDemo } from '../../src/helpdesk/demo.js';
-import { createMaintenanceSwitch } from '../../src/helpdesk/maintenance-switch.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { json, OPTIONS_URL, postTicket, ticket, webhookUrl } from './fixtures.js';
 
@@ -8,11 +7,7 @@ import { json, OPTIONS_URL, postTicket, ticket, webhookUrl } from './fixtures.js
 // types of the options route and a demo system whose key opens tickets through the real app.
 
 function seed(t: TestApp): Promise<string> {
-  return seedHelpdeskDemo({
-    db: t.db,
-    clock: t.clock,
-    maintenance: createMaintenanceSwitch({ db: t.db, clock: t.clock }),
-  });
+  return seedHelpdeskDemo(t.services);
 }
 
 describeEachDialect('help-desk demo data', (dialect) => {

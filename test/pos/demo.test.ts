@@ -12,12 +12,7 @@ describeEachDialect('POS demo data', (dialect) => {
 
   it('creates the demo merchant with varied receipts and a working key', async () => {
     expect(await posIsEmpty(t.db)).toBe(true);
-    const { key } = await seedPosDemo({
-      db: t.db,
-      clock: t.clock,
-      rotationGraceSeconds: 86400,
-      receipts: 3000,
-    });
+    const { key } = await seedPosDemo(t.services, { receipts: 3000 });
     expect(await posIsEmpty(t.db)).toBe(false);
 
     const places = await t.db.selectFrom('pos_places').select(['id', 'timezone']).execute();

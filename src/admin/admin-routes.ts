@@ -1,0 +1,13 @@
+import type { AdminRoute } from './admin-route.js';
+import { healthAdminRoutes } from './health-admin-routes.js';
+import { helpdeskAdminRoutes } from './helpdesk-admin-routes.js';
+import { merchantKeyAdminRoutes } from './merchant-key-admin-routes.js';
+import { posDataAdminRoutes } from './pos-data-admin-routes.js';
+
+/** Every route of the admin listener (admin-api.md), as the registrar and the OpenAPI document read them. */
+export const adminRoutes: readonly AdminRoute[] = [
+  ...healthAdminRoutes,
+  ...helpdeskAdminRoutes,
+  ...posDataAdminRoutes,
+  ...merchantKeyAdminRoutes,
+];

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { adminRoute, type AdminRoute } from './admin-route.js';
+
+// Health and metrics on the admin listener (admin-api.md, intro): /healthz and /readyz need no token,
+// /metrics (Prometheus text) needs the operator's.
+
+const reach = z.enum(['ok', 'unreachable']);
+
+/** 200 or 503 of GET /readyz: whether each dependency answered. */
+const readinessBody = z.strictObject({
+  status: z.enum(['ready', 'not ready']),
+  database: reach,
+  shared_store: reach,
+});
+
+/** The health and metrics routes of the admin listener. */
+export const healthAdminRoutes: readonly AdminRoute[] = [
+  adminRoute({
+    operationId: 'getHealth',
+    method: 'GET',
+    path: '/healthz',
+    summary: 'The process is up.',
+    access: 'open',
+    responses: { 200: z.strictObject({ status: z.literal('ok') }) },
+    problems: [],
+    handle: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
+  }),
+  adminRoute({
+    operationId: 'getReadiness',
+    method: 'GET',
+    path: '/readyz',
+    summary: 'The database and the shared store are reachable (503 while either is not).',
+    access: 'open',
+    responses: { 200: readinessBody, 503: readinessBody },
+    problems: [],
+    // A load balancer takes the process out of rotation while either does not answer (the process
+    // itself goes on and recovers on its own).
+    handle: async ({ log }, { readiness }) => {
+      const report = await readiness.check();
+      if (!report.database.ok) log.warn({ err: report.database.error }, 'database not reachable');
+      if (!report.sharedStore.ok) log.warn({ err: report.sharedStore.error }, 'shared store not reachable');
+      const database = report.database.ok ? 'ok' : 'unreachable';
+      const store = report.sharedStore.ok ? 'ok' : 'unreachable';
+      const ready = database === 'ok' && store === 'ok';
+      return {
+        status: ready ? 200 : 503,
+        body: { status: ready ? 'ready' : 'not ready', database, shared_store: store },
+      };
+    },
+  }),
+  adminRoute({
+    operationId: 'getMetrics',
+    method: 'GET',
+    path: '/metrics',
+    summary: 'Request metrics of the public listener, as Prometheus text.',
+    access: 'operator',
+    responses: { 200: z.string() },
+    problems: [],
+    handle: async (_input, { metrics }) => ({
+      status: 200,
+      type: metrics.registry.contentType,
+      body: await metrics.registry.metrics(),
+    }),
+  }),
+];

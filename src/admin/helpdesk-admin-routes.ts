@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import {
+  categoryInput,
+  categoryTypeInput,
+  companyInput,
+  integerIdPath,
+  natureInput,
+  priorityInput,
+  supportLevelInput,
+  textIdPath,
+} from '../helpdesk/catalog-input.js';
+import type { CatalogTable } from '../helpdesk/catalog-service.js';
+import { catalogEntryBodies } from '../helpdesk/catalog-view.js';
+import { maintenanceInput } from '../helpdesk/maintenance-input.js';
+import { maintenanceBody, maintenanceView } from '../helpdesk/maintenance-view.js';
+import { systemInput, systemPath } from '../helpdesk/system-input.js';
+import {
+  stoppedKeyBody,
+  stoppedKeyView,
+  systemBody,
+  systemKeyBody,
+  systemKeyView,
+  systemView,
+} from '../helpdesk/system-view.js';
+import { ticketQueryInput } from '../helpdesk/ticket-query-input.js';
+import { ticketPageBody, ticketPageView } from '../helpdesk/ticket-view.js';
+import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
+
+// The help-desk half of the back office (admin-api.md, Help desk), one entry per operation.
+
+const BASE = '/admin/v1/helpdesk';
+
+/** A catalog collection: its path, table, names, the shape of its id and the schema of its body. */
+interface CatalogCollection {
+  path: string;
+  table: CatalogTable;
+  /** The entry's name in operation ids: `Company` → `putHelpDeskCompany`. */
+  one: string;
+  /** The collection's name in operation ids: `Companies` → `listHelpDeskCompanies`. */
+  many: string;
+  id: typeof integerIdPath | typeof textIdPath;
+  input: z.ZodType<Record<string, unknown>>;
+}
+
+const catalog: readonly CatalogCollection[] = [
+  {
+    path: 'companies',
+    table: 'hd_companies',
+    one: 'Company',
+    many: 'Companies',
+    id: textIdPath,
+    input: companyInput,
+  },
+  {
+    path: 'category-types',
+    table: 'hd_category_types',
+    one: 'CategoryType',
+    many: 'CategoryTypes',
+    id: integerIdPath,
+    input: categoryTypeInput,
+  },
+  {
+    path: 'priorities',
+    table: 'hd_priorities',
+    one: 'Priority',
+    many: 'Priorities',
+    id: integerIdPath,
+    input: priorityInput,
+  },
+  {
+    path: 'categories',
+    table: 'hd_categories',
+    one: 'Category',
+    many: 'Categories',
+    id: integerIdPath,
+    input: categoryInput,
+  },
+  {
+    path: 'support-levels',
+    table: 'hd_support_levels',
+    one: 'SupportLevel',
+    many: 'SupportLevels',
+    id: integerIdPath,
+    input: supportLevelInput,
+  },
+  // Natures are named by `identifier` in admin-api.md; the path parameter is the same either way.
+  {
+    path: 'natures',
+    table: 'hd_natures',
+    one: 'Nature',
+    many: 'Natures',
+    id: textIdPath,
+    input: natureInput,
+  },
+];
+
+const catalogRoutes = catalog.flatMap(({ path, table, one, many, id, input }): AdminRoute[] => [
+  adminRoute({
+    operationId: `putHelpDesk${one}`,
+    method: 'PUT',
+    path: `${BASE}/${path}/{id}`,
+    summary: `Creates or replaces an entry of the catalog's ${path}.`,
+    access: 'operator',
+    params: id,
+    body: { kind: 'json', schema: input },
+    responses: { 200: catalogEntryBodies[table], 201: catalogEntryBodies[table] },
+    problems: ['validation_failed'],
+    handle: async ({ params, body }, { catalog }) => {
+      const { created, entry } = await catalog.putEntry(table, params.id, body);
+      return { status: putStatus(created), body: entry };
+    },
+  }),
+  adminRoute({
+    operationId: `listHelpDesk${many}`,
+    method: 'GET',
+    path: `${BASE}/${path}`,
+    summary: `Lists the catalog's ${path}, by id.`,
+    access: 'operator',
+    responses: { 200: z.array(catalogEntryBodies[table]) },
+    problems: [],
+    handle: async (_input, { catalog }) => ({ status: 200, body: await catalog.listEntries(table) }),
+  }),
+]);
+
+/** The help-desk routes of the back office (admin-api.md, Help desk). */
+export const helpdeskAdminRoutes: readonly AdminRoute[] = [
+  ...catalogRoutes,
+  adminRoute({
+    operationId: 'deleteHelpDeskCategory',
+    method: 'DELETE',
+    path: `${BASE}/categories/{id}`,
+    summary: 'Deletes a category: tickets keep `category_id` null; systems lose it as default or release.',
+    access: 'operator',
+    params: integerIdPath,
+    responses: { 204: null },
+    problems: ['validation_failed', 'not_found'],
+    handle: async ({ params }, { catalog }) => {
+      await catalog.deleteCategory(params.id);
+      return { status: 204 };
+    },
+  }),
+
+  adminRoute({
+    operationId: 'putHelpDeskSystem',
+    method: 'PUT',
+    path: `${BASE}/systems/{identifier}`,
+    summary: 'Creates or replaces a partner system’s settings; its keys stay.',
+    access: 'operator',
+    params: systemPath,
+    body: { kind: 'json', schema: systemInput },
+    responses: { 200: systemBody, 201: systemBody },
+    problems: ['validation_failed'],
+    handle: async ({ params, body }, { systems }) => {
+      const { created, system } = await systems.put(params.identifier, body);
+      return { status: putStatus(created), body: systemView(system) };
+    },
+  }),
+  adminRoute({
+    operationId: 'listHelpDeskSystems',
+    method: 'GET',
+    path: `${BASE}/systems`,
+    summary: 'Lists the partner systems; never shows keys or hashes.',
+    access: 'support',
+    responses: { 200: z.array(systemBody) },
+    problems: [],
+    handle: async (_input, { systems }) => ({ status: 200, body: (await systems.list()).map(systemView) }),
+  }),
+  adminRoute({
+    operationId: 'getHelpDeskSystem',
+    method: 'GET',
+    path: `${BASE}/systems/{identifier}`,
+    summary: 'One partner system; never shows keys or hashes.',
+    access: 'support',
+    params: systemPath,
+    responses: { 200: systemBody },
+    problems: ['validation_failed', 'not_found'],
+    handle: async ({ params }, { systems }) => ({
+      status: 200,
+      body: systemView(await systems.get(params.identifier)),
+    }),
+  }),
+  adminRoute({
+    operationId: 'rotateHelpDeskSystemKey',
+    method: 'POST',
+    path: `${BASE}/systems/{identifier}/keys/rotate`,
+    summary: 'Issues the system’s first key, or rotates: the current key keeps its grace period.',
+    access: 'operator',
+    params: systemPath,
+    responses: { 201: systemKeyBody },
+    problems: ['validation_failed', 'not_found'],
+    handle: async ({ params }, { systems }) => ({
+      status: 201,
+      body: systemKeyView(await systems.rotateKey(params.identifier)),
+    }),
+  }),
+  adminRoute({
+    operationId: 'stopPreviousHelpDeskSystemKey',
+    method: 'POST',
+    path: `${BASE}/systems/{identifier}/keys/stop-previous`,
+    summary: 'Ends the previous key at once (a leak).',
+    access: 'support',
+    params: systemPath,
+    responses: { 200: stoppedKeyBody },
+    problems: ['validation_failed', 'not_found'],
+    handle: async ({ params }, { systems }) => ({
+      status: 200,
+      body: stoppedKeyView(await systems.stopPreviousKey(params.identifier)),
+    }),
+  }),
+
+  adminRoute({
+    operationId: 'listHelpDeskTickets',
+    method: 'GET',
+    path: `${BASE}/tickets`,
+    summary: 'Tickets, newest first, cursor-paginated, everything stored (cnpj and requester too).',
+    access: 'support',
+    query: ticketQueryInput,
+    responses: { 200: ticketPageBody },
+    problems: ['validation_failed'],
+    handle: async ({ query }, { tickets }) => {
+      const page = await tickets.list({
+        ...(query.system === undefined ? {} : { systemId: query.system }),
+        ...(query.external_id === undefined ? {} : { externalId: query.external_id }),
+        ...(query.cursor === undefined ? {} : { beforeSeq: Number(query.cursor) }),
+        limit: query.limit,
+      });
+      return { status: 200, body: ticketPageView(page) };
+    },
+  }),
+
+  adminRoute({
+    operationId: 'getHelpDeskMaintenance',
+    method: 'GET',
+    path: `${BASE}/maintenance`,
+    summary: 'Whether the ticket API is switched off for maintenance, and its Retry-After.',
+    access: 'operator',
+    responses: { 200: maintenanceBody },
+    problems: [],
+    handle: async (_input, { maintenance }) => ({
+      status: 200,
+      body: maintenanceView(await maintenance.get()),
+    }),
+  }),
+  adminRoute({
+    operationId: 'putHelpDeskMaintenance',
+    method: 'PUT',
+    path: `${BASE}/maintenance`,
+    summary: 'Switches the ticket API’s maintenance on or off.',
+    access: 'operator',
+    body: { kind: 'json', schema: maintenanceInput },
+    responses: { 200: maintenanceBody },
+    problems: ['validation_failed'],
+    handle: async ({ body }, { maintenance }) => ({
+      status: 200,
+      body: maintenanceView(
+        await maintenance.set({ enabled: body.enabled, retryAfterSeconds: body.retry_after_seconds }),
+      ),
+    }),
+  }),
+];

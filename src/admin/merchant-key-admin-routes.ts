@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import {
+  keyAccountPath,
+  keyCreateInput,
+  keyEditInput,
+  keyListInput,
+  keyPath,
+  keyRotateInput,
+} from '../pos/merchant-key-input.js';
+import {
+  createdKeyBody,
+  createdKeyView,
+  posKeyBody,
+  posKeyView,
+  rotatedKeyBody,
+  rotatedKeyView,
+} from '../pos/merchant-key-view.js';
+import { adminRoute, type AdminRoute } from './admin-route.js';
+
+// Merchants' API keys (admin-api.md, Point of sale): the operator does everything; support may list
+// keys (of one account or all) and revoke them.
+
+const BASE = '/admin/v1/pos';
+
+/** The merchant key routes of the back office, one entry per operation. */
+export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
+  adminRoute({
+    operationId: 'createMerchantKey',
+    method: 'POST',
+    path: `${BASE}/accounts/{account}/keys`,
+    summary: 'Creates a key of the account; the key is shown this once (default 12 months, at most 24).',
+    access: 'operator',
+    params: keyAccountPath,
+    body: { kind: 'json', schema: keyCreateInput },
+    responses: { 201: createdKeyBody },
+    problems: ['validation_failed', 'not_found', 'conflict'],
+    handle: async ({ params, body }, { merchantKeys }) => ({
+      status: 201,
+      body: createdKeyView(await merchantKeys.create(params.account, body)),
+    }),
+  }),
+  adminRoute({
+    operationId: 'listMerchantKeys',
+    method: 'GET',
+    path: `${BASE}/accounts/{account}/keys`,
+    summary: 'The keys of an account: metadata and state, never the key.',
+    access: 'support',
+    params: keyAccountPath,
+    responses: { 200: z.array(posKeyBody) },
+    problems: ['validation_failed', 'not_found'],
+    handle: async ({ params }, { merchantKeys }) => ({
+      status: 200,
+      body: (await merchantKeys.list(params.account)).map(posKeyView),
+    }),
+  }),
+  adminRoute({
+    operationId: 'listAllMerchantKeys',
+    method: 'GET',
+    path: `${BASE}/keys`,
+    summary: 'The keys of every account, or of one (`?account=`), for support.',
+    access: 'support',
+    query: keyListInput,
+    responses: { 200: z.array(posKeyBody) },
+    problems: ['validation_failed'],
+    handle: async ({ query }, { merchantKeys }) => ({
+      status: 200,
+      body: (await merchantKeys.listAll(query)).map(posKeyView),
+    }),
+  }),
+  adminRoute({
+    operationId: 'editMerchantKey',
+    method: 'PATCH',
+    path: `${BASE}/accounts/{account}/keys/{id}`,
+    summary: 'Changes a key’s name, permissions, places or validity (`expires_at`: the operator’s override).',
+    access: 'operator',
+    params: keyPath,
+    body: { kind: 'json', schema: keyEditInput },
+    responses: { 200: posKeyBody },
+    problems: ['validation_failed', 'not_found', 'conflict'],
+    handle: async ({ params, body }, { merchantKeys }) => ({
+      status: 200,
+      body: posKeyView(await merchantKeys.edit(params.account, params.id, body)),
+    }),
+  }),
+  adminRoute({
+    operationId: 'rotateMerchantKey',
+    method: 'POST',
+    path: `${BASE}/accounts/{account}/keys/{id}/rotate`,
+    summary: 'Issues a new key text for the credential; the current one keeps the grace period.',
+    access: 'operator',
+    params: keyPath,
+    // The body is optional: none means `{}` (`invalidate_current` false).
+    body: { kind: 'json', schema: keyRotateInput, absent: {} },
+    responses: { 201: rotatedKeyBody },
+    problems: ['validation_failed', 'not_found', 'conflict'],
+    handle: async ({ params, body }, { merchantKeys }) => ({
+      status: 201,
+      body: rotatedKeyView(await merchantKeys.rotate(params.account, params.id, body)),
+    }),
+  }),
+  adminRoute({
+    operationId: 'pauseMerchantKey',
+    method: 'POST',
+    path: `${BASE}/accounts/{account}/keys/{id}/pause`,
+    summary: 'Pauses the key, effective on the next call.',
+    access: 'operator',
+    params: keyPath,
+    responses: { 200: posKeyBody },
+    problems: ['validation_failed', 'not_found', 'conflict'],
+    handle: async ({ params }, { merchantKeys }) => ({
+      status: 200,
+      body: posKeyView(await merchantKeys.pause(params.account, params.id)),
+    }),
+  }),
+  adminRoute({
+    operationId: 'reactivateMerchantKey',
+    method: 'POST',
+    path: `${BASE}/accounts/{account}/keys/{id}/reactivate`,
+    summary: 'The paused key works again, effective on the next call.',
+    access: 'operator',
+    params: keyPath,
+    responses: { 200: posKeyBody },
+    problems: ['validation_failed', 'not_found', 'conflict'],
+    handle: async ({ params }, { merchantKeys }) => ({
+      status: 200,
+      body: posKeyView(await merchantKeys.reactivate(params.account, params.id)),
+    }),
+  }),
+  adminRoute({
+    operationId: 'revokeMerchantKey',
+    method: 'POST',
+    path: `${BASE}/accounts/{account}/keys/{id}/revoke`,
+    summary: 'Revokes the key for ever, its previous key too.',
+    access: 'support',
+    params: keyPath,
+    responses: { 200: posKeyBody },
+    problems: ['validation_failed', 'not_found'],
+    handle: async ({ params }, { merchantKeys }) => ({
+      status: 200,
+      body: posKeyView(await merchantKeys.revoke(params.account, params.id)),
+    }),
+  }),
+];

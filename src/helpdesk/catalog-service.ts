@@ -1,0 +1,129 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import { putRow } from '../db/upsert.js';
+import { ticketOptions, type TicketOptions } from './catalog-repository.js';
+import { listSystems, type PartnerSystem } from './system-repository.js';
+import { clearTicketCategory } from './ticket-repository.js';
+import { invalidInput, notFound } from '../errors/refusals.js';
+
+// The help-desk catalog (admin-api.md, Help desk): companies, category types, priorities, categories,
+// support levels and natures the operator writes, and the ticket options a partner system reads from
+// them. Methods throw a Problem for input they refuse, before anything is written.
+
+/** A catalog table the operator writes with PUT. */
+export type CatalogTable =
+  | 'hd_companies'
+  | 'hd_category_types'
+  | 'hd_priorities'
+  | 'hd_categories'
+  | 'hd_support_levels'
+  | 'hd_natures';
+
+/** A catalog entry as stored and shown: its columns, booleans as booleans. */
+export type CatalogEntry = Record<string, unknown>;
+
+const KEY_COLUMN: Record<CatalogTable, 'id' | 'identifier'> = {
+  hd_companies: 'id',
+  hd_category_types: 'id',
+  hd_priorities: 'id',
+  hd_categories: 'id',
+  hd_support_levels: 'id',
+  hd_natures: 'identifier',
+};
+
+/** The wire form of a row: booleans as booleans. */
+function shown(row: Record<string, unknown>): CatalogEntry {
+  return 'active' in row ? { ...row, active: row.active === 1 } : row;
+}
+
+function stored(values: Record<string, unknown>): Record<string, unknown> {
+  return 'active' in values ? { ...values, active: values.active === true ? 1 : 0 } : values;
+}
+
+/** The help-desk catalog service. */
+export function createCatalogService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  /** True when the table has an entry with this key. */
+  async function exists(table: CatalogTable, key: string | number): Promise<boolean> {
+    const column = KEY_COLUMN[table];
+    const row = await db
+      .selectFrom(table)
+      .select(column as never)
+      .where(column as never, '=', key as never)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async function getEntry(table: CatalogTable, key: string | number): Promise<CatalogEntry> {
+    const column = KEY_COLUMN[table];
+    const row = await db
+      .selectFrom(table)
+      .selectAll()
+      .where(column as never, '=', key as never)
+      .executeTakeFirstOrThrow();
+    return shown(row);
+  }
+
+  return {
+    exists,
+
+    /** Creates or replaces a catalog entry; returns it and whether it was created. */
+    async putEntry(
+      table: CatalogTable,
+      key: string | number,
+      values: Record<string, unknown>,
+    ): Promise<{ created: boolean; entry: CatalogEntry }> {
+      if (table === 'hd_categories') {
+        if (!(await exists('hd_category_types', values.type_id as number))) {
+          throw invalidInput('type_id', `there is no category type ${String(values.type_id)}`);
+        }
+        const priority = values.default_priority_id as number | null;
+        if (priority !== null && !(await exists('hd_priorities', priority))) {
+          throw invalidInput('default_priority_id', `there is no priority ${priority}`);
+        }
+      }
+      const created = await putRow(db, table, KEY_COLUMN[table], key, stored(values));
+      return { created, entry: await getEntry(table, key) };
+    },
+
+    /** Every entry of a table, by key. */
+    async listEntries(table: CatalogTable): Promise<CatalogEntry[]> {
+      const rows = await db
+        .selectFrom(table)
+        .selectAll()
+        .orderBy(KEY_COLUMN[table] as never)
+        .execute();
+      return rows.map((row) => shown(row as Record<string, unknown>));
+    },
+
+    /** Deletes a category: tickets keep `category_id` null; systems lose it as default or release. */
+    async deleteCategory(categoryId: number): Promise<void> {
+      if (!(await exists('hd_categories', categoryId))) throw notFound(`category ${categoryId}`);
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await clearTicketCategory(trx, categoryId);
+        for (const found of await listSystems(trx)) {
+          const released = found.releasedCategoryIds.filter((released) => released !== categoryId);
+          if (found.defaultCategoryId !== categoryId && released.length === found.releasedCategoryIds.length)
+            continue;
+          await trx
+            .updateTable('hd_systems')
+            .set({
+              default_category_id: found.defaultCategoryId === categoryId ? null : found.defaultCategoryId,
+              released_category_ids: JSON.stringify(released),
+              updated_at: now,
+            })
+            .where('identifier', '=', found.identifier)
+            .execute();
+        }
+        await trx.deleteFrom('hd_categories').where('id', '=', categoryId).execute();
+      });
+    },
+
+    /** The options a system sees (helpdesk-ticket-api.md, Ticket options). */
+    ticketOptions: (system: PartnerSystem): Promise<TicketOptions> => ticketOptions(db, system),
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+// What the operator sends to switch the ticket API's maintenance (admin-api.md, Help desk: maintenance).
+
+export const maintenanceInput = z.strictObject({
+  enabled: z.boolean(),
+  retry_after_seconds: z.number().int().min(1).max(86400).default(300),
+});
+
+export type MaintenanceInput = z.infer<typeof maintenanceInput>;

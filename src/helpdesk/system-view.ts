@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { wireTime, wireTimeText } from '../lib/wire-time.js';
+import type { PartnerSystem } from './system-repository.js';
+import { SCOPES } from './system-scopes.js';
+
+// What the operator reads of a partner system and its keys (admin-api.md, Help desk: systems): never a
+// key's hash, and a key's text only once, when it is issued.
+
+/** The operator's view of a system (never its keys). */
+export const systemBody = z.strictObject({
+  identifier: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  scopes: z.array(z.enum(SCOPES)),
+  rate_limit_per_minute: z.number().int(),
+  key_grace_seconds: z.number().int(),
+  default_category_id: z.number().int().nullable(),
+  released_category_ids: z.array(z.number().int()),
+  /** Whether a key was issued. */
+  has_key: z.boolean(),
+  /** When the previous key of a rotation stops; null when there is none. */
+  previous_key_valid_until: wireTimeText.nullable(),
+  created_at: wireTimeText,
+  updated_at: wireTimeText,
+});
+
+/** 201 of POST keys/rotate: the new key, shown this once, and until when the previous one works. */
+export const systemKeyBody = z.strictObject({
+  key: z.string(),
+  previous_valid_until: wireTimeText.nullable(),
+});
+
+/** 200 of POST keys/stop-previous: whether a previous key was still working, and the system after. */
+export const stoppedKeyBody = z.strictObject({ stopped: z.boolean(), system: systemBody });
+
+/** The operator's view of a system (never its keys). */
+export function systemView(system: PartnerSystem): z.infer<typeof systemBody> {
+  return {
+    identifier: system.identifier,
+    name: system.name,
+    active: system.active,
+    scopes: system.scopes as z.infer<typeof systemBody>['scopes'],
+    rate_limit_per_minute: system.rateLimitPerMinute,
+    key_grace_seconds: system.keyGraceSeconds,
+    default_category_id: system.defaultCategoryId,
+    released_category_ids: system.releasedCategoryIds,
+    has_key: system.hasKey,
+    previous_key_valid_until: system.previousValidUntil === null ? null : wireTime(system.previousValidUntil),
+    created_at: wireTime(system.createdAt),
+    updated_at: wireTime(system.updatedAt),
+  };
+}
+
+/** The body of a rotation: the key text once, and the end of the previous key's grace (null: none). */
+export function systemKeyView(rotation: {
+  key: string;
+  previousValidUntil: number | null;
+}): z.infer<typeof systemKeyBody> {
+  return {
+    key: rotation.key,
+    previous_valid_until: rotation.previousValidUntil === null ? null : wireTime(rotation.previousValidUntil),
+  };
+}
+
+/** The body of stop-previous. */
+export function stoppedKeyView(result: {
+  stopped: boolean;
+  system: PartnerSystem;
+}): z.infer<typeof stoppedKeyBody> {
+  return { stopped: result.stopped, system: systemView(result.system) };
+}

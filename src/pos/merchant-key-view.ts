@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { wireTime, wireTimeText } from '../lib/wire-time.js';
+import type { PosKey } from './merchant-key.js';
+import { POS_PERMISSIONS } from './pos-permissions.js';
+
+// What the operator and support read of a merchant's keys (admin-api.md, Point of sale: keys): metadata
+// and state, never the key; the key text only once, when it is created or rotated.
+
+/** A key's metadata and state. */
+export const posKeyBody = z.strictObject({
+  id: z.string(),
+  account: z.string(),
+  name: z.string(),
+  permissions: z.array(z.enum(POS_PERMISSIONS)),
+  places: z.union([z.literal('all'), z.array(z.string())]),
+  expires_at: wireTimeText,
+  state: z.enum(['active', 'paused', 'revoked', 'expired']),
+  paused: z.boolean(),
+  revoked_at: wireTimeText.nullable(),
+  /** When the previous key of a rotation stops, while it still works; null otherwise. */
+  previous_key_valid_until: wireTimeText.nullable(),
+  created_at: wireTimeText,
+  updated_at: wireTimeText,
+});
+
+/** 201 of POST keys: the credential's id, its key (shown this once) and its last valid instant. */
+export const createdKeyBody = z.strictObject({ id: z.string(), key: z.string(), expires_at: wireTimeText });
+
+/** 201 of POST keys/{id}/rotate: the new key (shown this once), and until when the previous one works. */
+export const rotatedKeyBody = z.strictObject({
+  key: z.string(),
+  previous_valid_until: wireTimeText.nullable(),
+});
+
+/** The back office's view of a key: metadata and state, never the key text or its hashes. */
+export function posKeyView(key: PosKey): z.infer<typeof posKeyBody> {
+  return {
+    id: key.id,
+    account: key.accountId,
+    name: key.name,
+    permissions: key.permissions,
+    places: key.places,
+    expires_at: wireTime(key.expiresAt),
+    state: key.state,
+    paused: key.paused,
+    revoked_at: key.revokedAt === null ? null : wireTime(key.revokedAt),
+    previous_key_valid_until: key.previousValidUntil === null ? null : wireTime(key.previousValidUntil),
+    created_at: wireTime(key.createdAt),
+    updated_at: wireTime(key.updatedAt),
+  };
+}
+
+/** The body of a created key. */
+export function createdKeyView(created: {
+  id: string;
+  key: string;
+  expiresAt: number;
+}): z.infer<typeof createdKeyBody> {
+  return { id: created.id, key: created.key, expires_at: wireTime(created.expiresAt) };
+}
+
+/** The body of a rotation: null `previous_valid_until` when no old key keeps working. */
+export function rotatedKeyView(rotation: {
+  key: string;
+  previousValidUntil: number | null;
+}): z.infer<typeof rotatedKeyBody> {
+  return {
+    key: rotation.key,
+    previous_valid_until: rotation.previousValidUntil === null ? null : wireTime(rotation.previousValidUntil),
+  };
+}

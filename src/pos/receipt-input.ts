@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { storedText } from '../lib/input-text.js';
+import { parseMoney } from './money.js';
+import { identifier, instant } from './pos-data-input.js';
+import { RECEIPT_KINDS, RECEIPT_STATUSES } from './receipt-rules.js';
+
+// What store devices send through the operator (admin-api.md, Point of sale: POST receipts): a JSON
+// batch of receipts or NDJSON, each receipt checked on its own so that an error names its position.
+
+/** Receipts per JSON call; longer uploads go as NDJSON (admin-api.md, Point of sale). */
+export const RECEIPTS_PER_CALL = 10_000;
+
+/** The JSON form of POST receipts: the receipts are checked one by one, so that errors name the index. */
+export const receiptBatchInput = z.strictObject({
+  receipts: z
+    .array(z.unknown(), {
+      error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array'),
+    })
+    .max(
+      RECEIPTS_PER_CALL,
+      `must hold at most ${RECEIPTS_PER_CALL} receipts; send more as NDJSON (Content-Type: application/x-ndjson)`,
+    ),
+});
+
+const text = storedText;
+
+const KIND_RULE = `one of ${RECEIPT_KINDS.join(', ')}, or null (no transaction type)`;
+const MONEY_RULE =
+  'must be money text with a dot and at most two decimals, such as "12.50" (a JSON number is refused: amounts must be exact)';
+
+/** One receipt, of a batch or a line of NDJSON. */
+export const receiptInput = z.strictObject({
+  id: identifier,
+  place: identifier,
+  event: identifier.nullable().default(null),
+  occurred_at: instant,
+  payment_method: text(64, 'a payment method code').refine((code) => code !== '', 'must not be empty'),
+  brand: text(200).nullable().default(null),
+  amount: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : MONEY_RULE) })
+    .transform((value, context) => {
+      const cents = parseMoney(value);
+      if (cents === null) {
+        context.issues.push({ code: 'custom', message: MONEY_RULE, input: value });
+        return z.NEVER;
+      }
+      return cents;
+    }),
+  kind: z
+    .enum(RECEIPT_KINDS, {
+      error: (issue) => (issue.input === undefined ? `is required: ${KIND_RULE}` : `must be ${KIND_RULE}`),
+    })
+    .nullable(),
+  status: z
+    .enum(RECEIPT_STATUSES, { error: () => `must be one of ${RECEIPT_STATUSES.join(', ')}` })
+    .default('paid'),
+  demo: z.boolean({ error: () => 'must be true or false' }).default(false),
+});

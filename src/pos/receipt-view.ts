@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+// What the operator reads back from POST receipts (admin-api.md, Point of sale).
+
+/** 200 of POST receipts: how many receipts were new, changed, or the same as stored. */
+export const receiptCountsBody = z.strictObject({
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+});

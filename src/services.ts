@@ -1,0 +1,114 @@
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { createCatalogService, type CatalogService } from './helpdesk/catalog-service.js';
+import { createMaintenanceSwitch, type MaintenanceSwitch } from './helpdesk/maintenance-switch.js';
+import { createSystemService, type SystemService } from './helpdesk/system-service.js';
+import { createTicketService, type TicketService } from './helpdesk/ticket-service.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createMerchantKeyService, type MerchantKeyService } from './pos/merchant-key-service.js';
+import { createPosDataService, type PosDataService } from './pos/pos-data-service.js';
+import { createPosLimits, type PosLimits } from './pos/pos-limits.js';
+import { rawSalesReader } from './pos/raw-sales-reader.js';
+import { createReceiptIngestion, type ReceiptIngestion } from './pos/receipt-ingestion.js';
+import { createSalesService, type SalesService } from './pos/sales-service.js';
+import { createIpBlock, type IpBlock } from './rate-limit/ip-block.js';
+import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
+import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { createReadiness, type Readiness } from './readiness.js';
+
+// The one service layer of the process: every domain service built once, over one database, clock and
+// store, and handed to every face (the public APIs, the back office, the demo seeds, a CLI). No face
+// builds a service of its own.
+
+/** What the services are built from; tests pass their own clock and store. */
+export interface ServiceDeps {
+  /** The primary database. */
+  db: Db;
+  /** A read replica for the POS data routes (`DATABASE_READ_URL`); default: the primary. */
+  readDb?: Db;
+  /** Where time is read; default: the system clock. */
+  clock?: Clock;
+  /** Where every limit is counted: Redis for a fleet (`REDIS_URL`); default: in this process. */
+  rateLimits?: RateLimitStore;
+  config: Config;
+}
+
+/** The domain services of the process, and what they are built on, for the faces to reach. */
+export interface Services {
+  readonly config: Config;
+  readonly db: Db;
+  /** The POS data routes' database: the replica when there is one, else `db`. */
+  readonly readDb: Db;
+  readonly clock: Clock;
+  /** Where every limit is counted; the app that is built on these services closes it. */
+  readonly rateLimits: RateLimitStore;
+  /** Partner tickets: opened by the ticket API, listed by the back office. */
+  readonly tickets: TicketService;
+  /** The help-desk catalog and the ticket options read from it. */
+  readonly catalog: CatalogService;
+  /** Partner systems and their keys. */
+  readonly systems: SystemService;
+  /** The ticket API's maintenance switch: one per process, so a flip through it is seen at once. */
+  readonly maintenance: MaintenanceSwitch;
+  /** Merchants' accounts, places and events. */
+  readonly posData: PosDataService;
+  /** Receipts from store devices: JSON batches and NDJSON streams. */
+  readonly receipts: ReceiptIngestion;
+  /** Merchants' API keys. */
+  readonly merchantKeys: MerchantKeyService;
+  /** The POS API's quotas, ceilings, IP block and sales leases. */
+  readonly limits: PosLimits;
+  /** Sales figures by payment method and brand, for the POS API and the merchant panel's reports. */
+  readonly sales: SalesService;
+  /** The ticket API's IP block (wrong-key refusals per IP). */
+  readonly ipBlock: IpBlock;
+  /** Whether the database and the shared store answer (GET /readyz). */
+  readonly readiness: Readiness;
+  /** Request metrics: counted by the public listener, shown by the back office (GET /metrics). */
+  readonly metrics: Metrics;
+}
+
+/** Builds the services once; the caller owns the databases (and closes them). */
+export function createServices(deps: ServiceDeps): Services {
+  const { db, config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const rateLimits = deps.rateLimits ?? createMemoryRateLimitStore();
+  const catalog = createCatalogService({ db, clock });
+  const posData = createPosDataService({ db, clock });
+  const readDb = deps.readDb ?? db;
+  const limits = createPosLimits({
+    store: rateLimits,
+    clock,
+    // A sales query's lease outlives the longest query, so a live query is never overtaken.
+    config: { salesLeaseMs: config.posSalesQueryTimeoutMs * 2, ipBlockThreshold: config.ipBlockThreshold },
+  });
+  return {
+    config,
+    db,
+    readDb,
+    clock,
+    rateLimits,
+    tickets: createTicketService({ db, clock }),
+    catalog,
+    systems: createSystemService({ db, clock, catalog }),
+    maintenance: createMaintenanceSwitch({ db, clock }),
+    posData,
+    receipts: createReceiptIngestion({ db, clock, posData }),
+    merchantKeys: createMerchantKeyService({
+      db,
+      clock,
+      rotationGraceSeconds: config.posRotationGraceSeconds,
+    }),
+    limits,
+    sales: createSalesService({
+      readDb,
+      limits,
+      reader: rawSalesReader,
+      queryTimeoutMs: config.posSalesQueryTimeoutMs,
+    }),
+    ipBlock: createIpBlock({ store: rateLimits, namespace: 'hd', threshold: config.ipBlockThreshold }),
+    readiness: createReadiness({ db, rateLimits }),
+    metrics: createMetrics(),
+  };
+}
