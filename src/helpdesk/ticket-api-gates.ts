@@ -1,61 +1,14 @@
-import type { Clock } from '../clock.js';
-import type { Db } from '../db/database.js';
 import { bearerToken } from '../http/bearer-token.js';
 import { hashApiKey, hasKeyShape, keyMatches } from '../lib/api-key.js';
 import type { Answer } from '../http/gate.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../errors/problem.js';
-import type { CallWithBody } from '../http/shared-gates.js';
-import type { IpBlock } from '../rate-limit/ip-block.js';
-import { attempt, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
-import type { MaintenanceSwitch } from './maintenance-switch.js';
-import { findSystemByKeyHash, type SystemWithKeys } from './system-repository.js';
-import type { TicketService } from './ticket-service.js';
+import { attempt } from '../rate-limit/rate-limit-store.js';
+import { KEY_PREFIX } from './system-scopes.js';
+import { findSystemByKeyHash } from './system-repository.js';
+import type { TicketCall, TicketRoute } from './ticket-call.js';
 
 // The gates of the ticket API, each named after the rule it enforces. Their order is in ticket-api.ts.
-
-/** Everything the ticket API needs from the rest of the service. */
-export interface TicketApiDeps {
-  db: Db;
-  clock: Clock;
-  rateLimits: RateLimitStore;
-  ipBlock: IpBlock;
-  maintenance: MaintenanceSwitch;
-  tickets: TicketService;
-}
-
-export const KEY_PREFIX = 'gtes_';
-export const SCOPES = ['help-desk-ticket.create', 'lead.create'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-/** A route of the ticket API (helpdesk-ticket-api.md, the table of operations). */
-export interface TicketRoute {
-  operation: string;
-  method: 'GET' | 'POST';
-  scope: Scope;
-  /** `json`: 415 and `invalid_body` before the key; `webhook`: any type, shape after the key. */
-  body: 'none' | 'json' | 'webhook';
-  handle(call: AuthenticatedTicketCall): Promise<Problem | Answer>;
-}
-
-/** A call through the ticket API, filled in as it passes the gates. */
-export interface TicketCall extends CallWithBody {
-  deps: TicketApiDeps;
-  ipBlock: IpBlock;
-  route?: TicketRoute;
-  /** `{system}` of the webhook path. */
-  pathSystem?: string;
-  /** The body text, once it is known to be a JSON object. */
-  json?: string;
-  system?: SystemWithKeys;
-}
-
-/** A call that passed every gate. */
-export type AuthenticatedTicketCall = TicketCall & {
-  route: TicketRoute;
-  system: SystemWithKeys;
-  json?: string;
-};
 
 const RATE_WINDOW_MS = 60_000;
 

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { passGates, send, type Answer, type Gate } from '../http/gate.js';
 import { Problem } from '../errors/problem.js';
+import { passGates, send, type Gate } from '../http/gate.js';
+import { pathMatcher } from '../http/route-path.js';
 import { limitBodySize, rejectBlockedIp, rejectConflictingCredentials } from '../http/shared-gates.js';
-import { ticketOptions } from './catalog-repository.js';
 import {
   answerMaintenance,
   answerOptions,
@@ -14,26 +14,21 @@ import {
   requireRouteMethod,
   requireScope,
   requireWebhookObjectBody,
-  type AuthenticatedTicketCall,
-  type TicketApiDeps,
-  type TicketCall,
-  type TicketRoute,
 } from './ticket-api-gates.js';
-import { readLeadRequest } from './ticket-request.js';
-import { ticketResponseBody, type TicketOutcome } from './ticket-service.js';
+import type { AuthenticatedTicketCall, TicketApiDeps, TicketCall } from './ticket-call.js';
+import { ticketRoutes } from './ticket-routes.js';
 
-/** Path prefix of the partner help-desk ticket API. */
-export const TICKET_API_PREFIX = '/v1/api-external-system/';
+// The partner help-desk ticket API: its order of problems as an array of gates, over the route table of
+// ticket-routes.ts.
+
+const routes = pathMatcher(ticketRoutes);
 
 /** 404 `not_found`: the path begins with the prefix but names no route. */
 function findRoute(call: TicketCall): Problem | undefined {
-  const path = call.request.url.split('?')[0] ?? '';
-  const rest = path.slice(TICKET_API_PREFIX.length);
-  const webhook = /^webhook\/([a-z0-9_-]{1,40})$/.exec(rest);
-  const route = webhook === null ? routes.get(rest) : webhookRoute;
-  if (route === undefined) return Problem.of('not_found');
-  call.route = route;
-  if (webhook?.[1] !== undefined) call.pathSystem = webhook[1];
+  const found = routes.match(call.request.url.split('?')[0] ?? '');
+  if (found === undefined) return Problem.of('not_found');
+  call.route = found.route;
+  if (found.params.system !== undefined) call.pathSystem = found.params.system;
   return undefined;
 }
 
@@ -59,64 +54,6 @@ export const ticketApiGates: readonly Gate<TicketCall>[] = [
   requireWebhookObjectBody, //       400 without code, 422 invalid_body (webhook)
   // then the route itself: field 422s, misconfigured_system 503, 201/200, 501
 ];
-
-function ticketAnswer(outcome: TicketOutcome): Problem | Answer {
-  if (outcome.kind === 'refused') return outcome.problem;
-  const duplicate = outcome.kind === 'duplicate';
-  return {
-    status: duplicate ? 200 : 201,
-    body: ticketResponseBody(outcome.ticket, duplicate, outcome.warnings),
-  };
-}
-
-const bodyOf = (call: AuthenticatedTicketCall) => call.json ?? '{}';
-
-const ticketRoute: TicketRoute = {
-  operation: 'createHelpDeskTicket',
-  method: 'POST',
-  scope: 'help-desk-ticket.create',
-  body: 'json',
-  handle: async (call) => ticketAnswer(await call.deps.tickets.open(call.system, bodyOf(call), 'api')),
-};
-
-const webhookRoute: TicketRoute = {
-  operation: 'createHelpDeskTicketByWebhook',
-  method: 'POST',
-  scope: 'help-desk-ticket.create',
-  body: 'webhook',
-  handle: async (call) => ticketAnswer(await call.deps.tickets.open(call.system, bodyOf(call), 'webhook')),
-};
-
-const routes = new Map<string, TicketRoute>([
-  [
-    'help-desk-ticket-options',
-    {
-      operation: 'getHelpDeskTicketOptions',
-      method: 'GET',
-      scope: 'help-desk-ticket.create',
-      body: 'none',
-      handle: async (call) => ({ status: 200, body: await ticketOptions(call.deps.db, call.system) }),
-    },
-  ],
-  ['help-desk-ticket', ticketRoute],
-  [
-    'lead',
-    {
-      operation: 'createLead',
-      method: 'POST',
-      scope: 'lead.create',
-      body: 'json',
-      handle: (call) => {
-        const lead = readLeadRequest(bodyOf(call));
-        return Promise.resolve(
-          lead.ok
-            ? Problem.of('not_implemented', { detail: 'The lead route is planned; nothing was stored.' })
-            : lead.problem,
-        );
-      },
-    },
-  ],
-]);
 
 /** Answers one request under the ticket API's prefix: the gates in order, then the route. */
 export function createTicketApiHandler(deps: TicketApiDeps) {

@@ -14,6 +14,8 @@ export interface RouteSpec {
   readonly method: HttpMethod;
   /** The full path, parameters in braces: `/admin/v1/pos/accounts/{account}/keys`. */
   readonly path: string;
+  /** A path parameter's own pattern (regex source), when it is narrower than one path segment. */
+  readonly pathParams?: Readonly<Record<string, string>>;
   /** One line in the contract's words. */
   readonly summary: string;
   /** The successful answers: status → schema of the JSON body (null: no body). */

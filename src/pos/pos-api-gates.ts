@@ -1,73 +1,13 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import type { Clock } from '../clock.js';
-import type { Db } from '../db/database.js';
-import { isPostgres } from '../db/dialect.js';
 import { bearerToken } from '../http/bearer-token.js';
-import type { Answer } from '../http/gate.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../errors/problem.js';
-import type { PosKeyRecord } from './key-repository.js';
 import { verifyMerchantKey } from './key-verification.js';
-import type {
-  KeyCheck,
-  LimitHeaders,
-  LimitRefusal,
-  PosLimits,
-  PosQuota,
-  PosRouteClass,
-} from './pos-limits.js';
+import type { AuthenticatedPosCall, PosCall } from './pos-call.js';
+import type { LimitHeaders, LimitRefusal } from './pos-limits.js';
 import { readQuery, type PosQueryValues, type PosRoute } from './query-params.js';
 
 // The gates of the point-of-sale data API, each named after the rule it enforces. Their order is in
 // pos-api.ts.
-
-/** Everything the POS API needs from the rest of the service. */
-export interface PosApiDeps {
-  /** The primary database: keys and their state, always current. */
-  db: Db;
-  /**
-   * Where the data routes read places, events and receipts: a replica when one is configured
-   * (`DATABASE_READ_URL`), else the primary. Keys are never read from it, so a rotation or a revocation
-   * is honoured at once whatever the replica's lag.
-   */
-  readDb: Db;
-  clock: Clock;
-  limits: PosLimits;
-  /** Signs the events cursor. */
-  cursorSecret: string;
-  salesQueryTimeoutMs: number;
-  eventsQueryTimeoutMs: number;
-}
-
-/** A route of the POS API (pos-data-api.md, the routes in service and the planned routes). */
-export interface PosRouteDef {
-  route: PosRoute;
-  routeClass: PosRouteClass;
-  /** The permission the route requires; planned routes require none (DECISIONS). */
-  permission: 'sale-by-payment-method.view' | 'event.view' | null;
-  handle(call: AuthenticatedPosCall): Promise<Problem | Answer>;
-}
-
-/** A call through the POS API, filled in as it passes the gates. */
-export interface PosCall {
-  readonly request: FastifyRequest;
-  readonly reply: FastifyReply;
-  readonly now: number;
-  deps: PosApiDeps;
-  route?: PosRouteDef;
-  /** The key text of `Authorization: Bearer`, null when absent or not of that shape. */
-  keyText?: string | null;
-  keyCheck?: KeyCheck;
-  key?: PosKeyRecord;
-  /** The presented key's own balance: its credential and which of its key texts was used. */
-  keyBucket?: string;
-  quota?: PosQuota;
-  query?: unknown;
-}
-
-/** A call that passed every gate. */
-export type AuthenticatedPosCall = PosCall & { route: PosRouteDef; key: PosKeyRecord; quota: PosQuota };
 
 /** The realm of the 401's `WWW-Authenticate`. */
 const REALM = 'api-public';
@@ -214,11 +154,6 @@ export function queryOf<R extends PosRoute>(call: AuthenticatedPosCall, _route: 
   return call.query as PosQueryValues[R];
 }
 
-/** The place ids a key reaches: null for all places of its account (including future ones). */
-export function keyPlaces(key: PosKeyRecord): readonly string[] | null {
-  return key.places === 'all' ? null : key.places;
-}
-
 /** The 503 of a query that did not finish in time (Errors, 503). */
 export function queryTimeoutProblem(): Problem {
   return Problem.of(
@@ -228,30 +163,4 @@ export function queryTimeoutProblem(): Problem {
     },
     { 'retry-after': '60' },
   );
-}
-
-/**
- * Runs a query with a time limit. PostgreSQL cancels it (`statement_timeout`); SQLite runs queries
- * synchronously and cannot be interrupted, so there the answer is refused when it took longer than the
- * limit. Returns undefined when the limit passed.
- */
-export async function withQueryTimeout<T>(
-  db: Db,
-  ms: number,
-  run: (db: Db) => Promise<T>,
-): Promise<T | undefined> {
-  if (isPostgres(db)) {
-    try {
-      return await db.transaction().execute(async (trx) => {
-        await sql.raw(`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`).execute(trx);
-        return run(trx);
-      });
-    } catch (error) {
-      if ((error as { code?: unknown }).code === '57014') return undefined;
-      throw error;
-    }
-  }
-  const started = performance.now();
-  const result = await run(db);
-  return performance.now() - started > ms ? undefined : result;
 }

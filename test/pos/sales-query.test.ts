@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rawSalesReader } from '../../src/pos/raw-sales-reader.js';
 import { salesByPaymentMethod, type SalesQuery } from '../../src/pos/sales-query.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { referenceFigures } from './figures-reference.js';
@@ -57,14 +58,18 @@ async function post(t: TestApp, receipts: Body[], account = 'acme'): Promise<voi
 }
 
 function query(t: TestApp, overrides: Partial<SalesQuery> = {}) {
-  return salesByPaymentMethod(t.db, {
-    accountId: 'acme',
-    placeId: 'p1',
-    eventId: null,
-    from: FROM,
-    to: TO,
-    ...overrides,
-  });
+  return salesByPaymentMethod(
+    t.db,
+    {
+      accountId: 'acme',
+      placeId: 'p1',
+      eventId: null,
+      from: FROM,
+      to: TO,
+      ...overrides,
+    },
+    rawSalesReader,
+  );
 }
 
 describeEachDialect('sales by payment method, the query', (dialect) => {

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { salesByPaymentMethod } from '../../src/pos/sales-query.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { referenceFigures } from './figures-reference.js';
+import { SALES_READERS } from './sales-readers.js';
 import {
   bounds,
   cents,
@@ -15,7 +16,8 @@ import {
   type Location,
 } from './random-receipts.js';
 
-// The sales query against an independent sum (pos-data-api.md, "What counts toward the total",
+// The SalesReader contract: every reader (sales-readers.ts) gives the sales query the same figures, equal
+// to an independent sum (pos-data-api.md, "What counts toward the total",
 // "Receipts-by-payment-method response", "Brand rules"; DECISIONS, POS data API): random receipts,
 // written through the admin API with random UTC offsets in their dates and then partly corrected,
 // and random periods; the expected figures are computed here from the raw receipts, with BigInt cents,
@@ -66,67 +68,76 @@ const sliceQuery = fc.record({
 describeEachDialect('sales by payment method, the query: properties', (dialect) => {
   const t = useTestApp(dialect);
 
-  it('figures: equal an independent BigInt sum of the raw receipts that count, in the rounded period, of the place (and event)', async () => {
-    await seed(t);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(generated, { minLength: 1, maxLength: 40, size: 'max' }),
-        fc.array(correction, { maxLength: 6 }),
-        fc.array(sliceQuery, { minLength: 1, maxLength: 6 }),
-        async (receipts, corrections, queries) => {
-          await t.db.deleteFrom('pos_receipts').execute();
-          const stored = receipts.map((r, i) => ({ id: `r${i}`, r }));
-          for (const account of ['acme', 'other']) {
-            const mine = stored.filter(({ r }) => r.location.account === account);
-            if (mine.length === 0) continue;
-            await t.admin('POST', `${POS}/accounts/${account}/receipts`, {
-              receipts: mine.map(({ id, r }) => receiptBody(id, r)),
-            });
-          }
-          // Corrections arrive later, as upserts of the same ids.
-          for (const c of corrections) {
-            if (stored.length === 0) break;
-            const target = stored[c.pick % stored.length]!;
-            target.r = {
-              ...target.r,
-              status: c.status,
-              cents: c.cents,
-              occurredAt: c.occurredAt,
-              offset: c.offset,
-            };
-            await t.admin('POST', `${POS}/accounts/${target.r.location.account}/receipts`, {
-              receipts: [receiptBody(target.id, target.r)],
-            });
-          }
+  describe.each(SALES_READERS.map((reader) => [reader.name, reader] as const))(
+    'reader: %s',
+    (_name, reader) => {
+      it('figures: equal an independent BigInt sum of the raw receipts that count, in the rounded period, of the place (and event)', async () => {
+        await seed(t);
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(generated, { minLength: 1, maxLength: 40, size: 'max' }),
+            fc.array(correction, { maxLength: 6 }),
+            fc.array(sliceQuery, { minLength: 1, maxLength: 6 }),
+            async (receipts, corrections, queries) => {
+              await t.db.deleteFrom('pos_receipts').execute();
+              const stored = receipts.map((r, i) => ({ id: `r${i}`, r }));
+              for (const account of ['acme', 'other']) {
+                const mine = stored.filter(({ r }) => r.location.account === account);
+                if (mine.length === 0) continue;
+                await t.admin('POST', `${POS}/accounts/${account}/receipts`, {
+                  receipts: mine.map(({ id, r }) => receiptBody(id, r)),
+                });
+              }
+              // Corrections arrive later, as upserts of the same ids.
+              for (const c of corrections) {
+                if (stored.length === 0) break;
+                const target = stored[c.pick % stored.length]!;
+                target.r = {
+                  ...target.r,
+                  status: c.status,
+                  cents: c.cents,
+                  occurredAt: c.occurredAt,
+                  offset: c.offset,
+                };
+                await t.admin('POST', `${POS}/accounts/${target.r.location.account}/receipts`, {
+                  receipts: [receiptBody(target.id, target.r)],
+                });
+              }
 
-          for (const q of queries) {
-            const [from, to] = q.bounds;
-            const result = await salesByPaymentMethod(t.db, {
-              accountId: q.location.account,
-              placeId: q.location.place,
-              eventId: q.event,
-              from,
-              to,
-            });
-            // The period actually queried: whole seconds, fractions rounded up.
-            const start = Math.ceil(from / 1000) * 1000;
-            const end = Math.ceil(to / 1000) * 1000;
-            const counted = countedReceipts(
-              stored.map(({ r }) => r),
-              { account: q.location.account, place: q.location.place, event: q.event, start, end },
-            );
-            expect(result).toEqual({
-              from: new Date(start).toISOString().replace('.000Z', 'Z'),
-              to: new Date(end).toISOString().replace('.000Z', 'Z'),
-              place: q.location.place,
-              event: q.event,
-              currency: CURRENCY[q.location.account],
-              ...referenceFigures(counted),
-            });
-          }
-        },
-      ),
-      { numRuns: 50 },
-    );
-  });
+              for (const q of queries) {
+                const [from, to] = q.bounds;
+                const result = await salesByPaymentMethod(
+                  t.db,
+                  {
+                    accountId: q.location.account,
+                    placeId: q.location.place,
+                    eventId: q.event,
+                    from,
+                    to,
+                  },
+                  reader,
+                );
+                // The period actually queried: whole seconds, fractions rounded up.
+                const start = Math.ceil(from / 1000) * 1000;
+                const end = Math.ceil(to / 1000) * 1000;
+                const counted = countedReceipts(
+                  stored.map(({ r }) => r),
+                  { account: q.location.account, place: q.location.place, event: q.event, start, end },
+                );
+                expect(result).toEqual({
+                  from: new Date(start).toISOString().replace('.000Z', 'Z'),
+                  to: new Date(end).toISOString().replace('.000Z', 'Z'),
+                  place: q.location.place,
+                  event: q.event,
+                  currency: CURRENCY[q.location.account],
+                  ...referenceFigures(counted),
+                });
+              }
+            },
+          ),
+          { numRuns: 50 },
+        );
+      });
+    },
+  );
 });

@@ -1,0 +1,5 @@
+import { rawSalesReader } from '../../src/pos/raw-sales-reader.js';
+import type { SalesReader } from '../../src/pos/sales-reader.js';
+
+/** Every implementation of the SalesReader port: each one must pass the reader contract test. */
+export const SALES_READERS: readonly SalesReader[] = [rawSalesReader];
