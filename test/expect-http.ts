@@ -62,7 +62,20 @@ export function expectNoRateHeaders(response: LightMyRequestResponse): void {
   for (const name of RATE_HEADERS) expect(response.headers[name], name).toBeUndefined();
 }
 
-/** Every X-RateLimit-* header, each an integer: the limit was measured on this call. */
-export function expectRateHeaders(response: LightMyRequestResponse): void {
-  for (const name of RATE_HEADERS) expect(response.headers[name], name).toMatch(/^\d+$/);
+/**
+ * Every X-RateLimit-* header, each an integer: the limit was measured on this call. With `limit` and
+ * `remaining`, Limit and Remaining are those numbers (Reset any integer).
+ */
+export function expectRateHeaders(
+  response: LightMyRequestResponse,
+  limit?: number,
+  remaining?: number,
+): void {
+  if (limit === undefined || remaining === undefined) {
+    for (const name of RATE_HEADERS) expect(response.headers[name], name).toMatch(/^\d+$/);
+    return;
+  }
+  expect(response.headers['x-ratelimit-limit']).toBe(String(limit));
+  expect(response.headers['x-ratelimit-remaining']).toBe(String(remaining));
+  expect(response.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
 }

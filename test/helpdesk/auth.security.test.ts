@@ -1,12 +1,15 @@
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { expectProblem, expectNoRateHeaders } from '../expect-http.js';
+import { publicRequest, type PublicRequest } from '../request.js';
 import {
-  CATALOG,
+  getOptions,
+  HD_SCOPES,
   json,
   LEAD_URL,
   OPTIONS_URL,
+  putSystem,
   seedHelpdesk,
   ticket,
   TICKET_URL,
@@ -18,34 +21,7 @@ import {
 // validity; Limits, IP block; Method handling, OPTIONS) and DECISIONS.md (Both APIs; Ticket API, IP block).
 
 const THRESHOLD = 20;
-const HD = ['help-desk-ticket.create'];
 const DAY_MS = 86_400_000;
-
-interface Call {
-  method?: InjectOptions['method'];
-  url?: string;
-  /** The whole Authorization header; undefined sends none. */
-  authorization?: string;
-  body?: string;
-  ip?: string;
-  headers?: Record<string, string>;
-}
-
-/** A request with exactly the given Authorization header, from the given socket address. */
-function call(t: TestApp, options: Call): Promise<LightMyRequestResponse> {
-  const method = options.method ?? 'GET';
-  return t.call({
-    method,
-    url: options.url ?? OPTIONS_URL,
-    headers: {
-      ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
-      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...options.headers,
-    },
-    ...(options.body === undefined ? {} : { payload: options.body }),
-    ...(options.ip === undefined ? {} : { remoteAddress: options.ip }),
-  });
-}
 
 const bearer = (key: string) => `Bearer ${key}`;
 
@@ -71,19 +47,10 @@ async function failFrom(
   authorization = bearer(UNKNOWN_KEY),
 ) {
   for (let i = 0; i < count; i += 1) {
-    expectUnauthorized(await call(t, { authorization, ...(ip === undefined ? {} : { ip }) }));
+    expectUnauthorized(
+      await publicRequest(t, { url: OPTIONS_URL, authorization, ...(ip === undefined ? {} : { ip }) }),
+    );
   }
-}
-
-/** Rewrites a fixture system (PUT replaces every setting, so the fixture's values are repeated). */
-function putSystem(t: TestApp, identifier: string, scopes: string[], settings: Record<string, unknown> = {}) {
-  return t.admin('PUT', `/admin/v1/helpdesk/systems/${identifier}`, {
-    name: identifier,
-    scopes,
-    default_category_id: CATALOG.defaultCategory,
-    released_category_ids: [...CATALOG.released],
-    ...settings,
-  });
 }
 
 async function rotate(
@@ -103,7 +70,10 @@ describeEachDialect('ticket API, authentication', (dialect) => {
     for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
       it(`scheme word "${scheme}" is accepted: Bearer is case-insensitive (Authentication)`, async () => {
         const keys = await seedHelpdesk(t);
-        const response = await call(t, { authorization: `${scheme} ${keys.alpha}` });
+        const response = await publicRequest(t, {
+          url: OPTIONS_URL,
+          authorization: `${scheme} ${keys.alpha}`,
+        });
         expect(response.statusCode, response.body).toBe(200);
       });
     }
@@ -128,7 +98,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       ];
       const bodies = new Set<string>();
       for (const authorization of wrong) {
-        const body = expectUnauthorized(await call(t, authorization === undefined ? {} : { authorization }));
+        const body = expectUnauthorized(await publicRequest(t, { url: OPTIONS_URL, authorization }));
         bodies.add(JSON.stringify(body));
       }
       expect(bodies.size).toBe(1);
@@ -139,12 +109,12 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       const body = JSON.stringify(ticket());
       for (const options of [
         { url: OPTIONS_URL },
-        { method: 'POST', url: TICKET_URL, body },
-        { method: 'POST', url: webhookUrl('alpha'), body },
-        { method: 'POST', url: LEAD_URL, body: '{"external_id":"l-1"}' },
+        { method: 'POST', url: TICKET_URL, json: body },
+        { method: 'POST', url: webhookUrl('alpha'), json: body },
+        { method: 'POST', url: LEAD_URL, json: '{"external_id":"l-1"}' },
         { method: 'OPTIONS', url: TICKET_URL },
-      ] as Call[]) {
-        expectUnauthorized(await call(t, options));
+      ] as PublicRequest[]) {
+        expectUnauthorized(await publicRequest(t, options));
       }
     });
   });
@@ -154,15 +124,15 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       const keys = await seedHelpdesk(t);
       await failFrom(t, undefined, THRESHOLD - 1);
       // The 20th failure is still answered 401; it is the one that blocks.
-      expectUnauthorized(await call(t, {}));
-      expectIpBlocked(await call(t, { authorization: bearer(keys.alpha) }), 60);
-      expectIpBlocked(await call(t, { authorization: bearer(UNKNOWN_KEY) }), 60);
+      expectUnauthorized(await publicRequest(t, { url: OPTIONS_URL }));
+      expectIpBlocked(await getOptions(t, keys.alpha), 60);
+      expectIpBlocked(await getOptions(t, UNKNOWN_KEY), 60);
       expectIpBlocked(
-        await call(t, {
+        await publicRequest(t, {
           method: 'POST',
           url: TICKET_URL,
-          authorization: bearer(keys.alpha),
-          body: JSON.stringify(ticket()),
+          key: keys.alpha,
+          json: JSON.stringify(ticket()),
         }),
         60,
       );
@@ -173,9 +143,9 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       const kinds = [undefined, 'Basic abc', `Bearer ${keys.alpha.slice(0, -1)}`, bearer(UNKNOWN_KEY)];
       for (let i = 0; i < THRESHOLD; i += 1) {
         const authorization = kinds[i % kinds.length];
-        expectUnauthorized(await call(t, authorization === undefined ? {} : { authorization }));
+        expectUnauthorized(await publicRequest(t, { url: OPTIONS_URL, authorization }));
       }
-      expectIpBlocked(await call(t, { authorization: bearer(keys.alpha) }), 60);
+      expectIpBlocked(await getOptions(t, keys.alpha), 60);
     });
 
     it('the block has a real Retry-After and lifts when failures leave the sliding minute (Limits; DECISIONS, Both APIs)', async () => {
@@ -184,19 +154,19 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       t.clock.advance(30_000);
       await failFrom(t, undefined, 10); // at t0 + 30 s
       t.clock.advance(500);
-      expectIpBlocked(await call(t, { authorization: bearer(keys.alpha) }), 30); // 29.5 s left, rounded up
+      expectIpBlocked(await getOptions(t, keys.alpha), 30); // 29.5 s left, rounded up
       t.clock.advance(29_000);
-      expectIpBlocked(await call(t, { authorization: bearer(keys.alpha) }), 1);
+      expectIpBlocked(await getOptions(t, keys.alpha), 1);
       t.clock.advance(500); // t0 + 60 s: the first ten failures stop counting
-      const open = await call(t, { authorization: bearer(keys.alpha) });
+      const open = await getOptions(t, keys.alpha);
       expect(open.statusCode).toBe(200);
       // The refused 429s spent no balance of the system (the block comes before the key).
       expect(open.headers['x-ratelimit-remaining']).toBe('119');
       // Ten more failures block again, until the second batch leaves at t0 + 90 s.
       await failFrom(t, undefined, 10);
-      expectIpBlocked(await call(t, { authorization: bearer(keys.alpha) }), 30);
+      expectIpBlocked(await getOptions(t, keys.alpha), 30);
       t.clock.advance(30_000);
-      expect((await call(t, { authorization: bearer(keys.alpha) })).statusCode).toBe(200);
+      expect((await getOptions(t, keys.alpha)).statusCode).toBe(200);
     });
 
     it('calls refused by the block do not prolong it (Limits, IP block)', async () => {
@@ -204,43 +174,51 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       await failFrom(t, undefined, THRESHOLD);
       for (let i = 0; i < 30; i += 1) {
         t.clock.advance(1000);
-        expectIpBlocked(await call(t, { authorization: bearer(UNKNOWN_KEY) }), 60 - (i + 1));
+        expectIpBlocked(await getOptions(t, UNKNOWN_KEY), 60 - (i + 1));
       }
       t.clock.advance(30_000);
-      expect((await call(t, { authorization: bearer(keys.alpha) })).statusCode).toBe(200);
+      expect((await getOptions(t, keys.alpha)).statusCode).toBe(200);
     });
 
     it('another IP is not blocked (Limits, IP block)', async () => {
       const keys = await seedHelpdesk(t);
       await failFrom(t, '203.0.113.7', THRESHOLD);
-      expectIpBlocked(await call(t, { authorization: bearer(keys.alpha), ip: '203.0.113.7' }), 60);
-      expect((await call(t, { authorization: bearer(keys.alpha), ip: '203.0.113.8' })).statusCode).toBe(200);
+      expectIpBlocked(await publicRequest(t, { url: OPTIONS_URL, key: keys.alpha, ip: '203.0.113.7' }), 60);
+      expect(
+        (await publicRequest(t, { url: OPTIONS_URL, key: keys.alpha, ip: '203.0.113.8' })).statusCode,
+      ).toBe(200);
     });
 
     it('IPv6: the whole /64 counts as one IP (Limits, IP block)', async () => {
       const keys = await seedHelpdesk(t);
       for (let i = 0; i < THRESHOLD; i += 1) {
         const ip = `2001:db8:1:2:${(i + 1).toString(16)}::${i + 1}`;
-        expectUnauthorized(await call(t, { authorization: bearer(UNKNOWN_KEY), ip }));
+        expectUnauthorized(await publicRequest(t, { url: OPTIONS_URL, key: UNKNOWN_KEY, ip }));
       }
       for (const ip of [
         '2001:db8:1:2::1',
         '2001:0db8:0001:0002:ffff:ffff:ffff:ffff',
         '2001:DB8:1:2:abcd::',
       ]) {
-        expectIpBlocked(await call(t, { authorization: bearer(keys.alpha), ip }), 60);
+        expectIpBlocked(await publicRequest(t, { url: OPTIONS_URL, key: keys.alpha, ip }), 60);
       }
       for (const ip of ['2001:db8:1:3::1', '2001:db8:1::2', '::1']) {
-        expect((await call(t, { authorization: bearer(keys.alpha), ip })).statusCode, ip).toBe(200);
+        expect((await publicRequest(t, { url: OPTIONS_URL, key: keys.alpha, ip })).statusCode, ip).toBe(200);
       }
     });
 
     it('IPv4-mapped IPv6 counts as its IPv4 address, not as one shared /64 (DECISIONS, Both APIs)', async () => {
       const keys = await seedHelpdesk(t);
       await failFrom(t, '::ffff:198.51.100.4', THRESHOLD);
-      expectIpBlocked(await call(t, { authorization: bearer(keys.alpha), ip: '198.51.100.4' }), 60);
+      expectIpBlocked(await publicRequest(t, { url: OPTIONS_URL, key: keys.alpha, ip: '198.51.100.4' }), 60);
       expect(
-        (await call(t, { authorization: bearer(keys.alpha), ip: '::ffff:198.51.100.5' })).statusCode,
+        (
+          await publicRequest(t, {
+            url: OPTIONS_URL,
+            key: keys.alpha,
+            ip: '::ffff:198.51.100.5',
+          })
+        ).statusCode,
       ).toBe(200);
     });
 
@@ -249,16 +227,18 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       for (let i = 0; i < THRESHOLD; i += 1) {
         const forwarded = `198.51.100.${i + 1}`;
         expectUnauthorized(
-          await call(t, {
-            authorization: bearer(UNKNOWN_KEY),
+          await publicRequest(t, {
+            url: OPTIONS_URL,
+            key: UNKNOWN_KEY,
             ip: '192.0.2.1',
             headers: { 'x-forwarded-for': forwarded, 'x-real-ip': forwarded, forwarded: `for=${forwarded}` },
           }),
         );
       }
       expectIpBlocked(
-        await call(t, {
-          authorization: bearer(keys.alpha),
+        await publicRequest(t, {
+          url: OPTIONS_URL,
+          key: keys.alpha,
           ip: '192.0.2.1',
           headers: { 'x-forwarded-for': '192.0.2.99' },
         }),
@@ -266,8 +246,9 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       );
       expect(
         (
-          await call(t, {
-            authorization: bearer(keys.alpha),
+          await publicRequest(t, {
+            url: OPTIONS_URL,
+            key: keys.alpha,
             ip: '192.0.2.2',
             headers: { 'x-forwarded-for': '192.0.2.1' },
           })
@@ -278,72 +259,78 @@ describeEachDialect('ticket API, authentication', (dialect) => {
     it('refusals before the key (404, 405, 415, invalid_body) do not count toward the block (Authentication, order)', async () => {
       const keys = await seedHelpdesk(t);
       for (let i = 0; i < THRESHOLD; i += 1) {
-        await call(t, { url: `${OPTIONS_URL}/`, authorization: bearer(UNKNOWN_KEY) });
-        await call(t, { method: 'DELETE', url: TICKET_URL, authorization: bearer(UNKNOWN_KEY) });
-        await call(t, { method: 'POST', url: TICKET_URL, authorization: bearer(UNKNOWN_KEY), body: '[]' });
-        await t.call({
+        await publicRequest(t, { url: `${OPTIONS_URL}/`, key: UNKNOWN_KEY });
+        await publicRequest(t, { method: 'DELETE', url: TICKET_URL, key: UNKNOWN_KEY });
+        await publicRequest(t, {
+          method: 'POST',
+          url: TICKET_URL,
+          key: UNKNOWN_KEY,
+          json: '[]',
+        });
+        await publicRequest(t, {
           method: 'POST',
           url: LEAD_URL,
-          headers: { authorization: bearer(UNKNOWN_KEY), 'content-type': 'text/plain' },
+          key: UNKNOWN_KEY,
+          type: 'text/plain',
           payload: '{}',
         });
       }
-      expect((await call(t, { authorization: bearer(keys.alpha) })).statusCode).toBe(200);
+      expect((await getOptions(t, keys.alpha)).statusCode).toBe(200);
     });
   });
 
   describe('key rotation', () => {
     it("previous key: valid within the system's grace (key_grace_seconds), then 401 (States and transitions)", async () => {
       const keys = await seedHelpdesk(t);
-      await putSystem(t, 'alpha', HD, { key_grace_seconds: 3600 });
+      await putSystem(t, 'alpha', HD_SCOPES, { key_grace_seconds: 3600 });
       const rotated = await rotate(t, 'alpha');
       expect(Date.parse(rotated.previous_valid_until ?? '')).toBe(t.clock.now() + 3_600_000);
-      expect((await call(t, { authorization: bearer(rotated.key) })).statusCode).toBe(200);
+      expect((await getOptions(t, rotated.key)).statusCode).toBe(200);
       t.clock.advance(3_599_999);
-      expect((await call(t, { authorization: bearer(keys.alpha) })).statusCode).toBe(200);
+      expect((await getOptions(t, keys.alpha)).statusCode).toBe(200);
       expect(
         (
-          await call(t, {
+          await publicRequest(t, {
             method: 'POST',
             url: webhookUrl('alpha'),
-            authorization: bearer(keys.alpha),
-            body: JSON.stringify(ticket()),
+            key: keys.alpha,
+            json: JSON.stringify(ticket()),
           })
         ).statusCode,
       ).toBe(201);
       t.clock.advance(1);
-      expectUnauthorized(await call(t, { authorization: bearer(keys.alpha) }));
-      expect((await call(t, { authorization: bearer(rotated.key) })).statusCode).toBe(200);
+      expectUnauthorized(await getOptions(t, keys.alpha));
+      expect((await getOptions(t, rotated.key)).statusCode).toBe(200);
     });
 
     it('previous key: 24 hours by default (States and transitions; Limits)', async () => {
       const keys = await seedHelpdesk(t);
       await rotate(t, 'alpha');
       t.clock.advance(DAY_MS - 1000);
-      expect((await call(t, { authorization: bearer(keys.alpha) })).statusCode).toBe(200);
+      expect((await getOptions(t, keys.alpha)).statusCode).toBe(200);
       t.clock.advance(1000);
-      expectUnauthorized(await call(t, { authorization: bearer(keys.alpha) }));
+      expectUnauthorized(await getOptions(t, keys.alpha));
     });
 
     it('previous key past its grace: the 401s do NOT count toward the IP block (Authentication)', async () => {
       const keys = await seedHelpdesk(t);
-      await putSystem(t, 'alpha', HD, { key_grace_seconds: 60 });
+      await putSystem(t, 'alpha', HD_SCOPES, { key_grace_seconds: 60 });
       const rotated = await rotate(t, 'alpha');
       t.clock.advance(60_000);
       for (let i = 0; i < THRESHOLD + 5; i += 1) {
-        expectUnauthorized(await call(t, { authorization: bearer(keys.alpha) }));
+        expectUnauthorized(await getOptions(t, keys.alpha));
       }
-      expect((await call(t, { authorization: bearer(rotated.key) })).statusCode).toBe(200);
+      expect((await getOptions(t, rotated.key)).statusCode).toBe(200);
     });
 
     it('stop-previous ends the previous key at once (States and transitions, leak)', async () => {
       const keys = await seedHelpdesk(t);
       const rotated = await rotate(t, 'alpha');
-      expect((await call(t, { authorization: bearer(keys.alpha) })).statusCode).toBe(200);
+      expect((await getOptions(t, keys.alpha)).statusCode).toBe(200);
       const stop = json(await t.admin('POST', '/admin/v1/helpdesk/systems/alpha/keys/stop-previous'));
       expect(stop.stopped).toBe(true);
-      expectUnauthorized(await call(t, { authorization: bearer(keys.alpha) }));
-      expect((await call(t, { authorization: bearer(rotated.key) })).statusCode).toBe(200);
+      expectUnauthorized(await getOptions(t, keys.alpha));
+      expect((await getOptions(t, rotated.key)).statusCode).toBe(200);
     });
 
     it('a second rotation ends the older previous key at once (DECISIONS, Both APIs)', async () => {
@@ -351,17 +338,17 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       const second = await rotate(t, 'alpha');
       t.clock.advance(1000);
       const third = await rotate(t, 'alpha');
-      expectUnauthorized(await call(t, { authorization: bearer(keys.alpha) }));
-      expect((await call(t, { authorization: bearer(second.key) })).statusCode).toBe(200);
-      expect((await call(t, { authorization: bearer(third.key) })).statusCode).toBe(200);
+      expectUnauthorized(await getOptions(t, keys.alpha));
+      expect((await getOptions(t, second.key)).statusCode).toBe(200);
+      expect((await getOptions(t, third.key)).statusCode).toBe(200);
     });
 
     it("a rotation of one system leaves another system's key alone (States and transitions)", async () => {
       const keys = await seedHelpdesk(t);
-      await putSystem(t, 'alpha', HD, { key_grace_seconds: 0 });
+      await putSystem(t, 'alpha', HD_SCOPES, { key_grace_seconds: 0 });
       await rotate(t, 'alpha');
-      expectUnauthorized(await call(t, { authorization: bearer(keys.alpha) }));
-      expect((await call(t, { authorization: bearer(keys.beta) })).statusCode).toBe(200);
+      expectUnauthorized(await getOptions(t, keys.alpha));
+      expect((await getOptions(t, keys.beta)).statusCode).toBe(200);
     });
   });
 
@@ -371,14 +358,19 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       const body = JSON.stringify(ticket());
       for (let i = 0; i < THRESHOLD + 5; i += 1) {
         expectUnauthorized(
-          await call(t, { method: 'POST', url: webhookUrl('alpha'), authorization: bearer(keys.beta), body }),
+          await publicRequest(t, {
+            method: 'POST',
+            url: webhookUrl('alpha'),
+            key: keys.beta,
+            json: body,
+          }),
         );
       }
-      const own = await call(t, {
+      const own = await publicRequest(t, {
         method: 'POST',
         url: webhookUrl('beta'),
-        authorization: bearer(keys.beta),
-        body,
+        key: keys.beta,
+        json: body,
       });
       expect(own.statusCode, own.body).toBe(201);
     });
@@ -386,17 +378,17 @@ describeEachDialect('ticket API, authentication', (dialect) => {
     it('unknown webhook identifier: 401, the same answer as any other 401 (POST webhook)', async () => {
       const keys = await seedHelpdesk(t);
       const body = JSON.stringify(ticket());
-      const unknown = await call(t, {
+      const unknown = await publicRequest(t, {
         method: 'POST',
         url: webhookUrl('zeta'),
-        authorization: bearer(keys.alpha),
-        body,
+        key: keys.alpha,
+        json: body,
       });
-      const wrongKey = await call(t, {
+      const wrongKey = await publicRequest(t, {
         method: 'POST',
         url: webhookUrl('alpha'),
-        authorization: bearer(UNKNOWN_KEY),
-        body,
+        key: UNKNOWN_KEY,
+        json: body,
       });
       expect(expectUnauthorized(unknown)).toEqual(expectUnauthorized(wrongKey));
     });
@@ -405,30 +397,30 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       const keys = await seedHelpdesk(t);
       for (let i = 0; i < THRESHOLD + 5; i += 1) {
         expectUnauthorized(
-          await call(t, {
+          await publicRequest(t, {
             method: 'POST',
             url: webhookUrl('zeta'),
-            authorization: bearer(keys.alpha),
-            body: '{}',
+            key: keys.alpha,
+            json: '{}',
           }),
         );
       }
-      expect((await call(t, { authorization: bearer(keys.alpha) })).statusCode).toBe(200);
+      expect((await getOptions(t, keys.alpha)).statusCode).toBe(200);
     });
 
     it('unknown key on a webhook counts toward the IP block like anywhere else (Authentication)', async () => {
       const keys = await seedHelpdesk(t);
       for (let i = 0; i < THRESHOLD; i += 1) {
         expectUnauthorized(
-          await call(t, {
+          await publicRequest(t, {
             method: 'POST',
             url: webhookUrl('alpha'),
-            authorization: bearer(UNKNOWN_KEY),
-            body: '{}',
+            key: UNKNOWN_KEY,
+            json: '{}',
           }),
         );
       }
-      expectIpBlocked(await call(t, { authorization: bearer(keys.alpha) }), 60);
+      expectIpBlocked(await getOptions(t, keys.alpha), 60);
     });
   });
 
@@ -436,24 +428,22 @@ describeEachDialect('ticket API, authentication', (dialect) => {
     it('system_inactive: 403 without X-RateLimit-*, for the current and the previous key (Authentication; Errors, 403)', async () => {
       const keys = await seedHelpdesk(t);
       const rotated = await rotate(t, 'alpha');
-      await putSystem(t, 'alpha', HD, { active: false });
+      await putSystem(t, 'alpha', HD_SCOPES, { active: false });
       for (const key of [keys.alpha, rotated.key]) {
         for (const options of [
           { url: OPTIONS_URL },
-          { method: 'POST', url: TICKET_URL, body: JSON.stringify(ticket()) },
-          { method: 'POST', url: webhookUrl('alpha'), body: JSON.stringify(ticket()) },
+          { method: 'POST', url: TICKET_URL, json: JSON.stringify(ticket()) },
+          { method: 'POST', url: webhookUrl('alpha'), json: JSON.stringify(ticket()) },
           { method: 'OPTIONS', url: OPTIONS_URL },
-        ] as Call[]) {
-          const response = await call(t, { ...options, authorization: bearer(key) });
+        ] as PublicRequest[]) {
+          const response = await publicRequest(t, { ...options, key: key });
           const body = expectProblem(response, 403, 'system_inactive');
           expect(body).not.toHaveProperty('required_scope');
           expectNoRateHeaders(response);
         }
       }
-      await putSystem(t, 'alpha', HD, { active: true });
-      expect((await call(t, { authorization: bearer(keys.alpha) })).headers['x-ratelimit-remaining']).toBe(
-        '119',
-      );
+      await putSystem(t, 'alpha', HD_SCOPES, { active: true });
+      expect((await getOptions(t, keys.alpha)).headers['x-ratelimit-remaining']).toBe('119');
     });
 
     it('forbidden_scope: 403 with required_scope help-desk-ticket.create and X-RateLimit-* (Authentication; Errors, 403)', async () => {
@@ -461,10 +451,10 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       let remaining = 120;
       for (const options of [
         { url: OPTIONS_URL },
-        { method: 'POST', url: TICKET_URL, body: JSON.stringify(ticket()) },
-        { method: 'POST', url: webhookUrl('gamma'), body: JSON.stringify(ticket()) },
-      ] as Call[]) {
-        const response = await call(t, { ...options, authorization: bearer(keys.gamma) });
+        { method: 'POST', url: TICKET_URL, json: JSON.stringify(ticket()) },
+        { method: 'POST', url: webhookUrl('gamma'), json: JSON.stringify(ticket()) },
+      ] as PublicRequest[]) {
+        const response = await publicRequest(t, { ...options, key: keys.gamma });
         const body = expectProblem(response, 403, 'forbidden_scope');
         expect(body.required_scope).toBe('help-desk-ticket.create');
         remaining -= 1;
@@ -477,11 +467,11 @@ describeEachDialect('ticket API, authentication', (dialect) => {
     it('lead: 501 not_implemented (title Not Implemented) for a key with lead.create (POST lead)', async () => {
       const keys = await seedHelpdesk(t);
       for (const key of [keys.beta, keys.gamma]) {
-        const response = await call(t, {
+        const response = await publicRequest(t, {
           method: 'POST',
           url: LEAD_URL,
-          authorization: bearer(key),
-          body: '{"external_id":"lead-1"}',
+          key: key,
+          json: '{"external_id":"lead-1"}',
         });
         const body = expectProblem(response, 501, 'not_implemented');
         expect(body.title).toBe('Not Implemented');
@@ -491,11 +481,11 @@ describeEachDialect('ticket API, authentication', (dialect) => {
 
     it('lead: 403 forbidden_scope with required_scope lead.create for a key without it (POST lead)', async () => {
       const keys = await seedHelpdesk(t);
-      const response = await call(t, {
+      const response = await publicRequest(t, {
         method: 'POST',
         url: LEAD_URL,
-        authorization: bearer(keys.alpha),
-        body: '{"external_id":"lead-1"}',
+        key: keys.alpha,
+        json: '{"external_id":"lead-1"}',
       });
       const body = expectProblem(response, 403, 'forbidden_scope');
       expect(body.required_scope).toBe('lead.create');
@@ -504,11 +494,11 @@ describeEachDialect('ticket API, authentication', (dialect) => {
 
     it('lead: stores nothing (POST lead)', async () => {
       const keys = await seedHelpdesk(t);
-      await call(t, {
+      await publicRequest(t, {
         method: 'POST',
         url: LEAD_URL,
-        authorization: bearer(keys.beta),
-        body: '{"external_id":"lead-1"}',
+        key: keys.beta,
+        json: '{"external_id":"lead-1"}',
       });
       const tickets = json(await t.admin('GET', '/admin/v1/helpdesk/tickets'));
       expect(tickets.data).toEqual([]);
@@ -524,7 +514,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
     ] as const) {
       it(`OPTIONS ${url}: 200 with Allow and an empty body, counted (Method handling)`, async () => {
         const keys = await seedHelpdesk(t);
-        const response = await call(t, { method: 'OPTIONS', url, authorization: bearer(keys.beta) });
+        const response = await publicRequest(t, { method: 'OPTIONS', url, key: keys.beta });
         expect(response.statusCode).toBe(200);
         expect(response.headers.allow).toBe(allow);
         expect(response.body).toBe('');
@@ -537,38 +527,39 @@ describeEachDialect('ticket API, authentication', (dialect) => {
     it('OPTIONS needs the key: 401 without it, counted toward the IP block (Method handling; Limits)', async () => {
       const keys = await seedHelpdesk(t);
       for (let i = 0; i < THRESHOLD; i += 1) {
-        expectUnauthorized(await call(t, { method: 'OPTIONS', url: TICKET_URL }));
+        expectUnauthorized(await publicRequest(t, { method: 'OPTIONS', url: TICKET_URL }));
       }
-      expectIpBlocked(
-        await call(t, { method: 'OPTIONS', url: TICKET_URL, authorization: bearer(keys.alpha) }),
-        60,
-      );
+      expectIpBlocked(await publicRequest(t, { method: 'OPTIONS', url: TICKET_URL, key: keys.alpha }), 60);
     });
 
     it("OPTIONS on another system's webhook: 401 (POST webhook)", async () => {
       const keys = await seedHelpdesk(t);
       expectUnauthorized(
-        await call(t, { method: 'OPTIONS', url: webhookUrl('beta'), authorization: bearer(keys.alpha) }),
+        await publicRequest(t, {
+          method: 'OPTIONS',
+          url: webhookUrl('beta'),
+          key: keys.alpha,
+        }),
       );
     });
 
     it('OPTIONS counts toward the rate limit and gets 429 when the balance is spent (Method handling; Limits)', async () => {
       const keys = await seedHelpdesk(t);
-      await putSystem(t, 'alpha', HD, { rate_limit_per_minute: 2 });
+      await putSystem(t, 'alpha', HD_SCOPES, { rate_limit_per_minute: 2 });
       expect(
-        (await call(t, { method: 'OPTIONS', url: TICKET_URL, authorization: bearer(keys.alpha) })).headers[
+        (await publicRequest(t, { method: 'OPTIONS', url: TICKET_URL, key: keys.alpha })).headers[
           'x-ratelimit-remaining'
         ],
       ).toBe('1');
       expect(
-        (await call(t, { method: 'OPTIONS', url: TICKET_URL, authorization: bearer(keys.alpha) })).headers[
+        (await publicRequest(t, { method: 'OPTIONS', url: TICKET_URL, key: keys.alpha })).headers[
           'x-ratelimit-remaining'
         ],
       ).toBe('0');
-      const refused = await call(t, {
+      const refused = await publicRequest(t, {
         method: 'OPTIONS',
         url: TICKET_URL,
-        authorization: bearer(keys.alpha),
+        key: keys.alpha,
       });
       expectProblem(refused, 429, 'rate_limited');
       expect(refused.headers['x-ratelimit-remaining']).toBe('0');

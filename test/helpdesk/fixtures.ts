@@ -1,8 +1,13 @@
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Readable } from 'node:stream';
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import type { AdminClient, TestApp } from '../helper.js';
+import { publicRequest } from '../request.js';
 
 // The catalog every ticket-API suite starts from, written through the admin API as the operator would.
 
+/** The path prefix of the ticket API. */
+export const PREFIX = '/v1/api-external-system/';
 export const TICKET_URL = '/v1/api-external-system/help-desk-ticket';
 export const OPTIONS_URL = '/v1/api-external-system/help-desk-ticket-options';
 export const LEAD_URL = '/v1/api-external-system/lead';
@@ -87,20 +92,91 @@ export function postTicket(
   t: TestApp,
   key: string,
   body: unknown,
-  options: Partial<InjectOptions> & { url?: string } = {},
+  options: { url?: string; headers?: Record<string, string> } = {},
 ): Promise<LightMyRequestResponse> {
-  return t.call({
+  return publicRequest(t, {
     method: 'POST',
     url: options.url ?? TICKET_URL,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...options.headers },
+    key,
+    type: 'application/json',
     payload: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: options.headers,
   });
 }
 
-/** The parsed JSON body of a response. */
-export function json(response: LightMyRequestResponse): Record<string, unknown> {
-  return JSON.parse(response.body) as Record<string, unknown>;
+/** A GET of the options route with the key (none when undefined). */
+export function getOptions(t: TestApp, key?: string): Promise<LightMyRequestResponse> {
+  return publicRequest(t, { url: OPTIONS_URL, key });
 }
+
+/** The parsed JSON body of a response. */
+export { bodyOf as json } from '../expect-http.js';
 
 /** A key of the right shape that no system has. */
 export const UNKNOWN_KEY = `gtes_${'A'.repeat(43)}`;
+
+/** The scopes of `alpha`: the ticket routes only. */
+export const HD_SCOPES = ['help-desk-ticket.create'];
+
+/** Rewrites a fixture system (PUT replaces every setting, so the fixture's values are repeated). */
+export function putSystem(
+  t: AdminClient,
+  identifier: string,
+  scopes: string[],
+  settings: Record<string, unknown> = {},
+) {
+  return t.admin('PUT', `/admin/v1/helpdesk/systems/${identifier}`, {
+    name: identifier,
+    scopes,
+    default_category_id: CATALOG.defaultCategory,
+    released_category_ids: [...CATALOG.released],
+    ...settings,
+  });
+}
+
+/** The remaining balance of the key's system as a fresh call sees it (that call spends one). */
+export async function remainingAfterOneMore(t: TestApp, key: string): Promise<string | undefined> {
+  const response = await getOptions(t, key);
+  expect(response.statusCode).toBe(200);
+  return response.headers['x-ratelimit-remaining'] as string | undefined;
+}
+
+/** Spends the whole balance of a system whose limit is `limit`. */
+export async function exhaust(t: TestApp, key: string, limit: number) {
+  for (let i = 0; i < limit; i += 1) {
+    expect((await getOptions(t, key)).statusCode).toBe(200);
+  }
+}
+
+/** The body limit of the ticket API: 65,536 bytes as sent (Errors, 413). */
+export const BODY_LIMIT = 65_536;
+
+/** A JSON ticket of exactly `bytes` bytes as sent, its description padded with `unit`. */
+export function ticketOfBytes(bytes: number, unit: string, externalId = 'big-1'): string {
+  const base = JSON.stringify({ external_id: externalId, company: 'acme', description: '' });
+  const room = bytes - Buffer.byteLength(base);
+  const unitBytes = Buffer.byteLength(unit);
+  const description = unit.repeat(Math.floor(room / unitBytes)) + 'a'.repeat(room % unitBytes);
+  const text = `${base.slice(0, -2)}${description}"}`;
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  return text;
+}
+
+/** A JSON ticket of exactly `bytes` bytes as sent, padded with JSON whitespace (bytes, no characters). */
+export function ticketPaddedWithSpaces(bytes: number): string {
+  const base = JSON.stringify(ticket({ external_id: 'big-spaces' }));
+  const text = `{${' '.repeat(bytes - Buffer.byteLength(base))}${base.slice(1)}`;
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  return text;
+}
+
+/** A body streamed in chunks, without Content-Length (chunked transfer). */
+export function chunked(text: string, chunkBytes = 8192): Readable {
+  const bytes = Buffer.from(text);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += chunkBytes) chunks.push(bytes.subarray(at, at + chunkBytes));
+  return Readable.from(chunks);
+}
+
+/** `{"a":"\xff\xfe"}`: a JSON object whose bytes are not UTF-8. */
+export const INVALID_UTF8 = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);

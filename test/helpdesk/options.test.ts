@@ -1,17 +1,12 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import type { TicketOptions } from '../../src/helpdesk/catalog-repository.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
-import { json, OPTIONS_URL, postTicket, seedHelpdesk, ticket } from './fixtures.js';
+import { getOptions, json, postTicket, seedHelpdesk, ticket } from './fixtures.js';
 
 // The options route (helpdesk-ticket-api.md, "Ticket options" and "GET help-desk-ticket-options";
 // DECISIONS, "Ticket API": Portuguese collation of categories, natures and companies).
 
 type Options = TicketOptions;
-
-function getOptions(t: TestApp, key: string): Promise<LightMyRequestResponse> {
-  return t.call({ method: 'GET', url: OPTIONS_URL, headers: { authorization: `Bearer ${key}` } });
-}
 
 async function options(t: TestApp, key: string): Promise<Options> {
   const response = await getOptions(t, key);

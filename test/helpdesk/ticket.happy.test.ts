@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp } from '../helper.js';
-import { CATALOG, json, OPTIONS_URL, postTicket, seedHelpdesk, ticket, webhookUrl } from './fixtures.js';
+import { CATALOG, getOptions, json, postTicket, seedHelpdesk, ticket, webhookUrl } from './fixtures.js';
 
 describeEachDialect('ticket API, happy paths', (dialect) => {
   const t = useTestApp(dialect);
@@ -37,11 +37,7 @@ describeEachDialect('ticket API, happy paths', (dialect) => {
 
   it('options: 200 with the system view of the catalog', async () => {
     const keys = await seedHelpdesk(t);
-    const response = await t.call({
-      method: 'GET',
-      url: OPTIONS_URL,
-      headers: { authorization: `Bearer ${keys.alpha}` },
-    });
+    const response = await getOptions(t, keys.alpha);
     expect(response.statusCode).toBe(200);
     const body = json(response);
     expect(body.companies).toEqual([

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
+import { publicRequest } from '../request.js';
 
 // Robustness of the point-of-sale data API (pos-data-api.md): whatever arrives under the prefix — any
 // path, method, query text or headers, with or without a key — the answer is never a 5xx but the planned
@@ -107,13 +108,11 @@ describeEachDialect('POS API robustness', (dialect) => {
         async (route, params, method, key, contentType) => {
           t.clock.advance(61_000); // a fresh minute for every call: limits are tested elsewhere
           const query = params.map(([name, value]) => `${name}=${value}`).join('&');
-          const response = await t.call({
-            method: method,
+          const response = await publicRequest(t, {
+            method,
             url: `${PREFIX}${route}${query === '' ? '' : `?${query}`}`,
-            headers: {
-              ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
-              ...(contentType === undefined ? {} : { 'content-type': contentType }),
-            },
+            key,
+            type: contentType,
             ...(contentType === undefined || method === 'HEAD' ? {} : { payload: 'x' }),
           });
           expect(response.statusCode === 501 || response.statusCode < 500, response.body).toBe(true);
