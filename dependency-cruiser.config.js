@@ -1,0 +1,60 @@
+// The shape of src/, checked by `npm run lint` (dependency-cruiser). Each rule says why it exists.
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import circle makes start-up order and refactoring fragile; type imports count too.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domains-apart',
+      severity: 'error',
+      comment:
+        'The help desk and the point of sale share rules only through neutral modules (src/lib, src/errors, src/http, src/db, src/rate-limit).',
+      from: { path: '^src/(helpdesk|pos)/' },
+      to: { path: '^src/(helpdesk|pos)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'lib-is-a-leaf',
+      severity: 'error',
+      comment:
+        'src/lib holds shared rules (text, time, identifiers, keys, IP keying) and imports nothing of the service.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/', pathNot: '^src/lib/' },
+    },
+    {
+      name: 'errors-without-framework',
+      severity: 'error',
+      comment:
+        'The problem catalogue is read by services, a CLI and the OpenAPI generator: no Fastify, no storage.',
+      from: { path: '^src/errors/' },
+      to: { path: ['^src/(?!errors/)', 'node_modules/fastify'] },
+    },
+    {
+      name: 'domains-below-faces',
+      severity: 'error',
+      comment:
+        'Domain code never reaches up into the faces or the composition (admin API, app, server, services).',
+      from: { path: '^src/(helpdesk|pos|lib|errors|db|rate-limit|http)/' },
+      to: { path: '^src/(admin/|app\\.ts|server\\.ts|services\\.ts)' },
+    },
+    {
+      name: 'no-test-code-in-src',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+};
