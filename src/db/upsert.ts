@@ -1,6 +1,35 @@
-import type { Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Db } from './database.js';
+import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
+
+// The admin API's PUT (admin-api.md, intro: "PUT creates or replaces the resource named in the path …
+// 201 when created") as one atomic statement, `insert … on conflict (key) do update set …`, so that
+// calls racing on one new id are one creation and replacements, never a unique-key violation.
+//
+// Whether the statement created the row:
+// - PostgreSQL: `returning (xmax = 0)`. A row version written by the insert has no xmax; the one written
+//   by `do update` carries the updating transaction's id (it locked the row it replaced).
+// - SQLite cannot tell (its RETURNING has no such column, and `changes()` is 1 either way), so a look
+//   for the key comes first, in the same transaction. That is exact: the SQLite driver gives a
+//   transaction the database's one connection until it ends, and SQLite is served by one process
+//   (README), so no other write can come between the look and the upsert.
+// Comparing a returned `created_at` with the write's instant would not do: calls in the same millisecond
+// (or under one test clock) would all look like the creation.
+
+/**
+ * Creates `row` in `table`, or when a row with the same `keyColumns` exists, sets `replace` on it (the
+ * columns left out keep their values). One atomic statement; returns true when it created the row.
+ */
+export async function upsertRow<T extends keyof Database>(
+  db: Db,
+  table: T,
+  keyColumns: readonly (keyof Database[T] & string)[],
+  row: Insertable<Database[T]>,
+  replace: Updateable<Database[T]>,
+): Promise<boolean> {
+  return upsert(db, table, keyColumns, row, replace);
+}
 
 /**
  * Creates or replaces the row of `table` whose `keyColumn` is `key` (the admin API's PUT semantics).
@@ -13,24 +42,36 @@ export async function putRow(
   key: string | number,
   values: Record<string, unknown>,
 ): Promise<boolean> {
+  return upsert(db, table, [keyColumn], { [keyColumn]: key, ...values }, values);
+}
+
+async function upsert(
+  db: Db,
+  table: string,
+  keyColumns: readonly string[],
+  row: Record<string, unknown>,
+  replace: Record<string, unknown>,
+): Promise<boolean> {
   // The table is chosen at run time, so the query is built on an untyped view of the database.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const untyped = db as unknown as Kysely<any>;
-  const name: string = table;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const write = (executor: Kysely<any>) =>
+    executor
+      .insertInto(table)
+      .values(row)
+      .onConflict((oc) => oc.columns(keyColumns).doUpdateSet(replace));
+  if (isPostgres(db)) {
+    const written = await write(untyped)
+      .returning(sql<boolean>`xmax = 0`.as('inserted'))
+      .executeTakeFirstOrThrow();
+    return written.inserted;
+  }
   return untyped.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom(name)
-      .select(keyColumn)
-      .where(keyColumn, '=', key)
-      .executeTakeFirst();
-    if (existing === undefined) {
-      await trx
-        .insertInto(name)
-        .values({ [keyColumn]: key, ...values })
-        .execute();
-      return true;
-    }
-    await trx.updateTable(name).set(values).where(keyColumn, '=', key).execute();
-    return false;
+    let existing = trx.selectFrom(table).select(sql<number>`1`.as('found'));
+    for (const column of keyColumns) existing = existing.where(column, '=', row[column]);
+    const found = await existing.executeTakeFirst();
+    await write(trx).execute();
+    return found === undefined;
   });
 }

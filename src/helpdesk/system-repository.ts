@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { HdSystemRow } from '../db/schema.js';
+import { upsertRow } from '../db/upsert.js';
 
 /** A partner system as the ticket API and the back office see it (never its key hashes). */
 export interface PartnerSystem {
@@ -84,7 +85,10 @@ export interface SystemSettings {
   releasedCategoryIds: number[];
 }
 
-/** Creates or replaces a system's settings, keeping its keys. Returns true when it was created. */
+/**
+ * Creates or replaces a system's settings, keeping its keys and creation instant, in one atomic upsert.
+ * Returns true when it was created.
+ */
 export async function putSystem(
   db: Db,
   identifier: string,
@@ -101,24 +105,20 @@ export async function putSystem(
     released_category_ids: JSON.stringify(settings.releasedCategoryIds),
     updated_at: now,
   };
-  const updated = await db
-    .updateTable('hd_systems')
-    .set(values)
-    .where('identifier', '=', identifier)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows > 0n) return false;
-  await db
-    .insertInto('hd_systems')
-    .values({
+  return upsertRow(
+    db,
+    'hd_systems',
+    ['identifier'],
+    {
       identifier,
       ...values,
       current_key_hash: null,
       previous_key_hash: null,
       previous_valid_until: null,
       created_at: now,
-    })
-    .execute();
-  return true;
+    },
+    values,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PosAccountTable } from '../db/schema.js';
+import { upsertRow } from '../db/upsert.js';
 
 /** A merchant's account: the owner of places, events, receipts and keys. */
 export interface PosAccount {
@@ -41,7 +42,10 @@ export async function listAccounts(db: Db): Promise<PosAccount[]> {
   return rows.map(toAccount);
 }
 
-/** Creates or replaces an account (its creation instant is kept). Returns true when it was created. */
+/**
+ * Creates or replaces an account (its creation instant is kept), in one atomic upsert. Returns true when
+ * it was created.
+ */
 export async function putAccount(
   db: Db,
   id: string,
@@ -54,13 +58,5 @@ export async function putAccount(
     active: settings.active ? 1 : 0,
     updated_at: now,
   };
-  return db.transaction().execute(async (trx) => {
-    const updated = await trx.updateTable('pos_accounts').set(values).where('id', '=', id).executeTakeFirst();
-    if (updated.numUpdatedRows > 0n) return false;
-    await trx
-      .insertInto('pos_accounts')
-      .values({ id, ...values, created_at: now })
-      .execute();
-    return true;
-  });
+  return upsertRow(db, 'pos_accounts', ['id'], { id, ...values, created_at: now }, values);
 }

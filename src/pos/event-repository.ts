@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PosEventTable } from '../db/schema.js';
+import { upsertRow } from '../db/upsert.js';
 
 /** An event registered in a place. Instants in ms. */
 export interface PosEvent {
@@ -22,7 +23,10 @@ export interface EventSettings {
   startsAt: number | null;
   endsAt: number | null;
   active: boolean;
+  /** When the event was registered (ms): a new event's, and a replaced one's unless `keepRegisteredAt`. */
   registeredAt: number;
+  /** True when the operator did not send `registered_at`: a replaced event keeps its own. */
+  keepRegisteredAt?: boolean;
 }
 
 /**
@@ -92,7 +96,7 @@ export async function eventPlacePairs(
   return rows.map((row) => ({ placeId: row.place_id, eventId: row.id }));
 }
 
-/** Creates or replaces an event. Returns true when it was created. */
+/** Creates or replaces an event, in one atomic upsert. Returns true when it was created. */
 export async function putEvent(
   db: Db,
   accountId: string,
@@ -106,23 +110,15 @@ export async function putEvent(
     starts_at: settings.startsAt,
     ends_at: settings.endsAt,
     active: settings.active ? 1 : 0,
-    registered_at: settings.registeredAt,
   };
-  return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('pos_events')
-      .set(values)
-      .where('account_id', '=', accountId)
-      .where('place_id', '=', placeId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (updated.numUpdatedRows > 0n) return false;
-    await trx
-      .insertInto('pos_events')
-      .values({ account_id: accountId, place_id: placeId, id, ...values })
-      .execute();
-    return true;
-  });
+  const registered = { registered_at: settings.registeredAt };
+  return upsertRow(
+    db,
+    'pos_events',
+    ['account_id', 'place_id', 'id'],
+    { account_id: accountId, place_id: placeId, id, ...values, ...registered },
+    settings.keepRegisteredAt === true ? values : { ...values, ...registered },
+  );
 }
 
 /** Deletes an event; receipts recorded with it keep its id. Returns false when there was none. */

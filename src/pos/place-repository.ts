@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PosPlaceTable } from '../db/schema.js';
+import { upsertRow } from '../db/upsert.js';
 
 /** A place (point of sale) of an account. */
 export interface PosPlace {
@@ -71,7 +72,10 @@ export async function existingPlaceIds(
   return new Set(rows.map((row) => row.id));
 }
 
-/** Creates or replaces a place (its creation instant is kept). Returns true when it was created. */
+/**
+ * Creates or replaces a place (its creation instant is kept), in one atomic upsert. Returns true when it
+ * was created.
+ */
 export async function putPlace(
   db: Db,
   accountId: string,
@@ -85,18 +89,11 @@ export async function putPlace(
     active: settings.active === null ? null : settings.active ? 1 : 0,
     updated_at: now,
   };
-  return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('pos_places')
-      .set(values)
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (updated.numUpdatedRows > 0n) return false;
-    await trx
-      .insertInto('pos_places')
-      .values({ account_id: accountId, id, ...values, created_at: now })
-      .execute();
-    return true;
-  });
+  return upsertRow(
+    db,
+    'pos_places',
+    ['account_id', 'id'],
+    { account_id: accountId, id, ...values, created_at: now },
+    values,
+  );
 }

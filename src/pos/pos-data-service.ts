@@ -69,13 +69,14 @@ export function createPosDataService(deps: { db: Db; clock: Clock }) {
       input: EventInput,
     ): Promise<{ created: boolean; event: PosEvent }> {
       await place(accountId, placeId);
-      const before = await findEvent(db, accountId, placeId, id);
+      // Without `registered_at` a new event is registered now and a replaced one keeps its instant.
       const created = await putEvent(db, accountId, placeId, id, {
         name: input.name,
         startsAt: input.starts_at,
         endsAt: input.ends_at,
         active: input.active,
-        registeredAt: input.registered_at ?? before?.registeredAt ?? clock.now(),
+        registeredAt: input.registered_at ?? clock.now(),
+        keepRegisteredAt: input.registered_at === undefined,
       });
       const event = await findEvent(db, accountId, placeId, id);
       if (event === undefined) throw notFound(`event "${id}" in place "${placeId}"`);
