@@ -12,6 +12,7 @@ import { TICKET_API_PREFIX } from './helpdesk/ticket-routes.js';
 import { Problem } from './errors/problem.js';
 import { sendProblem } from './http/send-problem.js';
 import { loggerOptions } from './http/logger-options.js';
+import { addSecurityHeaders } from './http/security-headers.js';
 import { createPosApiHandler } from './pos/pos-api.js';
 import { POS_API_PREFIX } from './pos/pos-routes.js';
 import type { Services } from './services.js';
@@ -109,6 +110,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
     request.log.error({ err: error }, 'unexpected error');
     return sendProblem(reply.header('x-request-id', request.id), Problem.of('internal_error'));
   });
+  addSecurityHeaders(publicApp);
   publicApp.addHook('onResponse', (request, reply, done) => {
     metrics.observe(request, reply);
     done();

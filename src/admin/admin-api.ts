@@ -9,6 +9,7 @@ import type { Services } from '../services.js';
 import type { AdminAccess } from './admin-route.js';
 import { adminRoutes } from './admin-routes.js';
 import { registerAdminRoutes } from './register-admin-routes.js';
+import { addSecurityHeaders } from '../http/security-headers.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
 export type AdminRole = 'operator' | 'support';
@@ -77,6 +78,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   });
 
   app.decorateRequest('adminRole', 'support');
+  addSecurityHeaders(app);
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const access = request.routeOptions.config.adminAccess ?? 'operator';
     if (access === 'open') {
