@@ -3,7 +3,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist', 'build/', 'data/', 'node_modules/', 'coverage/'] },
   eslint.configs.recommended,
   tseslint.configs.strictTypeChecked,
   tseslint.configs.stylisticTypeChecked,
@@ -33,5 +33,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
     },
   },
-  { files: ['*.js'], ...tseslint.configs.disableTypeChecked },
+  // Plain JavaScript outside the TypeScript project: linted without type information.
+  { files: ['*.js', 'scripts/**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );
