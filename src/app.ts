@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { createTicketApiHandler } from './helpdesk/ticket-api.js';
 import { TICKET_API_PREFIX } from './helpdesk/ticket-routes.js';
 import { Problem } from './errors/problem.js';
+import { isClientGone } from './http/client-gone.js';
 import { sendProblem } from './http/send-problem.js';
 import { loggerOptions } from './http/logger-options.js';
 import { addSecurityHeaders } from './http/security-headers.js';
@@ -106,6 +107,12 @@ export function buildApp(config: Config, deps: AppDeps): App {
     const code = (error as { code?: unknown }).code;
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') {
       return answerNotFound(request, reply);
+    }
+    if (isClientGone(error, request)) {
+      // Nobody is left to answer: count it, and write nothing back.
+      metrics.clientGone('public');
+      request.log.info({ err: error }, 'client went away before the answer');
+      return;
     }
     request.log.error({ err: error }, 'unexpected error');
     return sendProblem(reply.header('x-request-id', request.id), Problem.of('internal_error'));

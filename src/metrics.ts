@@ -17,6 +17,14 @@ export function createMetrics() {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
     registers: [registry],
   });
+  // A client that leaves before its answer (an upload aborted mid-body, a reset connection) is no fault
+  // of the service: it is counted here and logged at info, never as an error.
+  const clientAborted = new Counter({
+    name: 'client_aborted_requests_total',
+    help: 'Requests whose client went away before the answer, by listener (public or admin).',
+    labelNames: ['listener'] as const,
+    registers: [registry],
+  });
 
   const apiOf = (url: string) =>
     url.startsWith('/v1/api-external-system/')
@@ -32,6 +40,10 @@ export function createMetrics() {
       const api = apiOf(request.url);
       requests.inc({ api, status: String(reply.statusCode) });
       duration.observe({ api }, reply.elapsedTime / 1000);
+    },
+    /** Counts one request whose client went away before the answer. */
+    clientGone(listener: 'public' | 'admin'): void {
+      clientAborted.inc({ listener });
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { bearerToken } from '../http/bearer-token.js';
+import { isClientGone } from '../http/client-gone.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
 import type { LoggerOptions } from '../http/logger-options.js';
@@ -107,6 +108,13 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof Problem) return sendProblem(reply, error);
+    // Before the 400 below: Fastify's body reader marks an aborted upload 400, but nobody is left to
+    // answer. Count it, and write nothing back.
+    if (isClientGone(error, request)) {
+      deps.services.metrics.clientGone('admin');
+      request.log.info({ err: error }, 'client went away before the answer');
+      return;
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 400)
       return sendProblem(

@@ -1,10 +1,19 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
+/** The key of a call whose address cannot be read (see `ipBlockKey`); never a valid address. */
+export const UNKNOWN_IP_KEY = 'unknown';
+
 /**
  * The key under which an address counts for IP limits: an IPv4 address as it is, an IPv6 address by
  * its /64 block (DECISIONS, Both APIs). IPv4-mapped IPv6 addresses count as their IPv4 address.
+ * No address (`undefined` or empty) counts as `unknown`.
  */
-export function ipBlockKey(address: string): string {
+export function ipBlockKey(address: string | undefined): string {
+  // Fastify's `request.ip` is the socket's remote address, which Node no longer knows once the client
+  // has closed the connection (typed string, it is then undefined). Such a call's answer reaches
+  // nobody, so sharing one key costs nothing, and it must not throw: a client leaving is not a fault.
+  // The listeners are TCP only (HOST:PORT), where a live socket always has an address.
+  if (address === undefined || address === '') return UNKNOWN_IP_KEY;
   const zoneless = address.replace(/%.*$/, '');
   if (isIPv4(zoneless) || !isIPv6(zoneless)) return zoneless;
   const groups = expandIPv6(zoneless);

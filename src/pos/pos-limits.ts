@@ -156,18 +156,19 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
   const ipBlock = createIpBlock({ store, namespace: 'pos', threshold: config.ipBlockThreshold });
 
   // Key names. The two windows of a quota and an account's sales leases carry the account in a Redis
-  // hash tag (`{…}`), so that `takeAll` touches keys of one cluster slot.
+  // hash tag (`{…}`), so that `takeAll` touches keys of one cluster slot. An IP is `request.ip`, undefined
+  // once the client has closed its connection: `ipBlockKey` keys it `unknown` rather than throwing.
   const keys = {
     ceiling: (keyText: string, routeClass: PosRouteClass) =>
       `pos:ceiling:${routeClass}:${hashApiKey(keyText)}`,
-    keyCheck: (ip: string) => `pos:keycheck:${ipBlockKey(ip)}`,
+    keyCheck: (ip: string | undefined) => `pos:keycheck:${ipBlockKey(ip)}`,
     keyWindow: (accountId: string, keyBucket: string, routeClass: PosRouteClass) =>
       `pos:rate:{${accountId}}:key:${routeClass}:${keyBucket}`,
     accountWindow: (accountId: string, routeClass: PosRouteClass) =>
       `pos:rate:{${accountId}}:account:${routeClass}`,
     accountSales: (accountId: string) => `pos:sales:{${accountId}}`,
     apiSales: 'pos:sales:all',
-    docs: (ip: string) => `pos:docs:${ipBlockKey(ip)}`,
+    docs: (ip: string | undefined) => `pos:docs:${ipBlockKey(ip)}`,
   };
 
   return {
@@ -175,7 +176,7 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
      * 429 while the IP is blocked for wrong keys (20 in the sliding minute), before the key is read:
      * `Retry-After` the real wait (1 to 60), `X-RateLimit-Limit` 20, Remaining 0 (Limits, 429 table).
      */
-    async checkIpBlock(ip: string): Promise<LimitDecision> {
+    async checkIpBlock(ip: string | undefined): Promise<LimitDecision> {
       const waitMs = await attempt(() => ipBlock.blockedFor(ip, clock.now()));
       if (waitMs === undefined || waitMs === 0) return PASS;
       const retryAfter = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
@@ -204,7 +205,7 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
      * in one lease set, so the check is one atomic operation: a check is a lease, and a wrong-key failure
      * is its lease kept for 60 s after the check ended.
      */
-    async beginKeyCheck(ip: string): Promise<KeyCheck | LimitRefusal> {
+    async beginKeyCheck(ip: string | undefined): Promise<KeyCheck | LimitRefusal> {
       const key = keys.keyCheck(ip);
       const lease = await attempt(() =>
         store.acquire(key, POS_UNAUTHENTICATED_PER_IP, config.keyCheckLeaseMs, clock.now()),
@@ -317,7 +318,7 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
      * The documentation pages under `/docs`: 30 a sliding minute per IP; 429 `Retry-After` 60 without
      * `X-RateLimit-*` (DECISIONS, POS data API). Refused calls do not count.
      */
-    async checkDocumentationPage(ip: string): Promise<LimitDecision> {
+    async checkDocumentationPage(ip: string | undefined): Promise<LimitDecision> {
       const take = await attempt(() => store.take(keys.docs(ip), POS_DOCS_PER_IP, WINDOW_MS, clock.now()));
       if (take === undefined || take.allowed) return PASS;
       return refuse('documentation_pages', RETRY_AFTER);

@@ -9,14 +9,15 @@ const WINDOW_MS = 60_000;
  */
 export function createIpBlock(deps: { store: RateLimitStore; namespace: string; threshold: number }) {
   const { store, namespace, threshold } = deps;
-  const key = (ip: string) => `${namespace}:ipfail:${ipBlockKey(ip)}`;
+  // `ip` is `request.ip`: undefined once the client has closed its connection (`ipBlockKey`: `unknown`).
+  const key = (ip: string | undefined) => `${namespace}:ipfail:${ipBlockKey(ip)}`;
   return {
     /** Milliseconds the IP stays blocked; 0 when it is not blocked. */
-    blockedFor(ip: string, now: number): Promise<number> {
+    blockedFor(ip: string | undefined, now: number): Promise<number> {
       return store.waitBelow(key(ip), threshold, WINDOW_MS, now);
     },
     /** Counts one wrong-key refusal of the IP. */
-    async recordFailure(ip: string, now: number): Promise<void> {
+    async recordFailure(ip: string | undefined, now: number): Promise<void> {
       await store.add(key(ip), WINDOW_MS, now);
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ipBlockKey } from '../../src/lib/ip-key.js';
+import { ipBlockKey, UNKNOWN_IP_KEY } from '../../src/lib/ip-key.js';
 
 // The key under which an address counts for the IP block: IPv4 as it is, IPv6 by its /64
 // (helpdesk-ticket-api.md, Limits: "for IPv6 the whole /64 block counts"; DECISIONS, Both APIs).
@@ -62,5 +62,14 @@ describe('ipBlockKey', () => {
 
   it('text that is no IP address is kept as it is', () => {
     expect(ipBlockKey('unknown')).toBe('unknown');
+  });
+
+  it('no address (a client gone, its socket closed) counts as `unknown` and never throws (review, Clients that go away)', () => {
+    expect(ipBlockKey(undefined)).toBe(UNKNOWN_IP_KEY);
+    expect(ipBlockKey('')).toBe(UNKNOWN_IP_KEY);
+    expect(UNKNOWN_IP_KEY).toBe('unknown');
+    // Never the key of a real address.
+    expect(ipBlockKey('0.0.0.0')).not.toBe(UNKNOWN_IP_KEY);
+    expect(ipBlockKey('::')).not.toBe(UNKNOWN_IP_KEY);
   });
 });
