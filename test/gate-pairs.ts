@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { expectApiProblem } from './expect-http.js';
 
 // The pair table of a public API's order of gates (STYLE.md, 3: the order "pinned by one test per pair of
@@ -114,4 +114,60 @@ const pairKey = (a: string, b: string) => [a, b].sort().join(' × ');
 function stub<S>(): { first: GateEntry<S>; second: GateEntry<S> } {
   const none: GateEntry<S> = { trip: () => undefined, status: 0 };
   return { first: none, second: none };
+}
+
+/** What the shared tests of one API's pair table need. */
+export interface GatePairSuite<S> {
+  /** The exported gate array's name, for messages (`ticketApiGates`). */
+  arrayName: string;
+  /** The names of the exported gate array, in its order. */
+  gateNames: readonly string[];
+  /** One entry per gate, in the document's order. */
+  gates: Readonly<Record<string, GateEntry<S> | undefined>>;
+  exclusions: readonly Exclusion[];
+  /** The document's sections the order comes from, as the test names cite them. */
+  cite: string;
+  /** A valid request of the route (any when undefined), on freshly seeded data. */
+  baseline(route: string | undefined): Promise<S>;
+  /** Sends the scenario and returns the answer. */
+  run(scenario: S): Promise<LightMyRequestResponse>;
+}
+
+/**
+ * Declares the tests of a pair table, inside the suite of one dialect: the table follows the array's
+ * order, its exclusions are sound, each gate alone gives its answer, and for every pair that can both
+ * fire the earlier gate answers.
+ */
+export function gatePairTests<S>(suite: GatePairSuite<S>): void {
+  const { arrayName, gateNames, gates, exclusions, cite } = suite;
+  const complete = gates as Readonly<Record<string, GateEntry<S>>>;
+
+  it(`the table has one entry per gate of ${arrayName}, in the same order (${cite})`, () => {
+    expect(gateNames).toEqual(Object.keys(gates));
+  });
+
+  it(`each exclusion names two gates of the table, the earlier first, once (${cite})`, () => {
+    expect(exclusionProblems(complete, exclusions)).toEqual([]);
+  });
+
+  for (const name of gateNames) {
+    const gate = gates[name];
+    it(`${name} alone: ${gate === undefined ? 'no entry' : describeAnswer(gate)} (${cite})`, async () => {
+      if (gate === undefined) throw new Error(`${arrayName} has ${name}: give it an entry in the table`);
+      const scenario = await suite.baseline(gate.route);
+      gate.trip(scenario);
+      expectGateAnswer(await suite.run(scenario), gate);
+    });
+  }
+
+  for (const pair of gatePairs<S>(gateNames, complete, exclusions)) {
+    it(`${pair.earlier} before ${pair.later}: ${pair.unfit ?? describeAnswer(pair.first)} (${cite})`, async () => {
+      if (pair.unfit !== undefined) throw new Error(pair.unfit);
+      const scenario = await suite.baseline(pair.route);
+      // The later gate's change first: the earlier one's (the 413's padding, say) then keeps what it set.
+      pair.second.trip(scenario);
+      pair.first.trip(scenario);
+      expectGateAnswer(await suite.run(scenario), pair.first);
+    });
+  }
 }

@@ -1,14 +1,7 @@
 import { expect, it } from 'vitest';
 import { ticketApiGates } from '../../src/helpdesk/ticket-api.js';
 import { expectNoRateHeaders } from '../expect-http.js';
-import {
-  describeAnswer,
-  exclusionProblems,
-  expectGateAnswer,
-  gatePairs,
-  type Exclusion,
-  type GateEntry,
-} from '../gate-pairs.js';
+import { gatePairTests, type Exclusion, type GateEntry } from '../gate-pairs.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { publicRequest, type PublicRequest } from '../request.js';
 import {
@@ -254,48 +247,32 @@ async function run(t: TestApp, keys: Keys, s: Scenario) {
   return publicRequest(t, s.request);
 }
 
-const names = ticketApiGates.map((gate) => gate.name);
-const table: Readonly<Record<string, GateEntry<Scenario> | undefined>> = GATES;
-
 describeEachDialect('ticket API, every pair of gates from ticketApiGates', (dialect) => {
   const t = useTestApp(dialect);
-
-  it('the table has one entry per gate of ticketApiGates, in the same order (Authentication, order)', () => {
-    expect(names).toEqual(Object.keys(GATES));
-  });
-
-  it('each exclusion names two gates of the table, the earlier first, once (Authentication, order)', () => {
-    expect(exclusionProblems(GATES, EXCLUSIONS)).toEqual([]);
-  });
+  /** The keys of the test's own seed (each test seeds afresh, then runs). */
+  let keys: Keys | undefined;
 
   it('the baseline requests, a ticket and a webhook call of alpha, are accepted: 201 (POST ticket; POST webhook)', async () => {
-    const keys = await seedHelpdesk(t);
+    const seeded = await seedHelpdesk(t);
     for (const route of ['ticket', 'webhook'] as const) {
-      const response = await run(t, keys, baseline(keys, route));
+      const response = await run(t, seeded, baseline(seeded, route));
       expect(response.statusCode, `${route}: ${response.body}`).toBe(201);
     }
   });
 
-  for (const name of names) {
-    const gate = table[name];
-    it(`${name} alone: ${gate === undefined ? 'no entry' : describeAnswer(gate)} (Authentication, order)`, async () => {
-      if (gate === undefined) throw new Error(`ticketApiGates has ${name}: give it an entry in GATES`);
-      const keys = await seedHelpdesk(t);
-      const scenario = baseline(keys, (gate.route as Route | undefined) ?? 'ticket');
-      gate.trip(scenario);
-      expectGateAnswer(await run(t, keys, scenario), gate);
-    });
-  }
-
-  for (const pair of gatePairs<Scenario>(names, GATES, EXCLUSIONS)) {
-    it(`${pair.earlier} before ${pair.later}: ${pair.unfit ?? describeAnswer(pair.first)} (Authentication, order)`, async () => {
-      if (pair.unfit !== undefined) throw new Error(pair.unfit);
-      const keys = await seedHelpdesk(t);
-      const scenario = baseline(keys, (pair.route as Route | undefined) ?? 'ticket');
-      // The later gate's change first: the earlier one's (the 413's padding) then keeps the body it set.
-      pair.second.trip(scenario);
-      pair.first.trip(scenario);
-      expectGateAnswer(await run(t, keys, scenario), pair.first);
-    });
-  }
+  gatePairTests<Scenario>({
+    arrayName: 'ticketApiGates',
+    gateNames: ticketApiGates.map((gate) => gate.name),
+    gates: GATES,
+    exclusions: EXCLUSIONS,
+    cite: 'Authentication, order',
+    async baseline(route) {
+      keys = await seedHelpdesk(t);
+      return baseline(keys, (route as Route | undefined) ?? 'ticket');
+    },
+    run(scenario) {
+      if (keys === undefined) throw new Error('baseline() seeds the keys first');
+      return run(t, keys, scenario);
+    },
+  });
 });

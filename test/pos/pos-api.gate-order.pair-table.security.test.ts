@@ -4,14 +4,7 @@ import { hashApiKey } from '../../src/lib/api-key.js';
 import { ipBlockKey } from '../../src/lib/ip-key.js';
 import { posApiGates } from '../../src/pos/pos-api.js';
 import { bodyOf } from '../expect-http.js';
-import {
-  describeAnswer,
-  exclusionProblems,
-  expectGateAnswer,
-  gatePairs,
-  type Exclusion,
-  type GateEntry,
-} from '../gate-pairs.js';
+import { gatePairTests, type Exclusion, type GateEntry } from '../gate-pairs.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { posGet, publicRequest, type PublicRequest } from '../request.js';
 import { blockIp, createKey, SALES_URL, seedAccount, UNKNOWN_KEY } from './fixtures.js';
@@ -225,42 +218,21 @@ async function seed(t: TestApp): Promise<Keys> {
   return { full: (await createKey(t)).key, bare: (await createKey(t, { permissions: [] })).key };
 }
 
-const names = posApiGates.map((gate) => gate.name);
-const table: Readonly<Record<string, GateEntry<Scenario> | undefined>> = GATES;
-
 describeEachDialect('POS API, every pair of gates from posApiGates', (dialect) => {
   const t = useTestApp(dialect);
-
-  it('the table has one entry per gate of posApiGates, in the same order (Authentication; Limits)', () => {
-    expect(names).toEqual(Object.keys(GATES));
-  });
-
-  it('each exclusion names two gates of the table, the earlier first, once (Authentication; Limits)', () => {
-    expect(exclusionProblems(GATES, EXCLUSIONS)).toEqual([]);
-  });
 
   it('the baseline request, a day of sales with a key of both permissions, is accepted: 200 (Endpoints)', async () => {
     const response = await run(t, baseline(await seed(t)));
     expect(response.statusCode, response.body).toBe(200);
   });
 
-  for (const name of names) {
-    const gate = table[name];
-    it(`${name} alone: ${gate === undefined ? 'no entry' : describeAnswer(gate)} (Authentication; Limits)`, async () => {
-      if (gate === undefined) throw new Error(`posApiGates has ${name}: give it an entry in GATES`);
-      const scenario = baseline(await seed(t));
-      gate.trip(scenario);
-      expectGateAnswer(await run(t, scenario), gate);
-    });
-  }
-
-  for (const pair of gatePairs<Scenario>(names, GATES, EXCLUSIONS)) {
-    it(`${pair.earlier} before ${pair.later}: ${pair.unfit ?? describeAnswer(pair.first)} (Authentication; Limits)`, async () => {
-      if (pair.unfit !== undefined) throw new Error(pair.unfit);
-      const scenario = baseline(await seed(t));
-      pair.second.trip(scenario);
-      pair.first.trip(scenario);
-      expectGateAnswer(await run(t, scenario), pair.first);
-    });
-  }
+  gatePairTests<Scenario>({
+    arrayName: 'posApiGates',
+    gateNames: posApiGates.map((gate) => gate.name),
+    gates: GATES,
+    exclusions: EXCLUSIONS,
+    cite: 'Authentication; Limits',
+    baseline: async () => baseline(await seed(t)),
+    run: (scenario) => run(t, scenario),
+  });
 });
