@@ -13,6 +13,7 @@ import { Problem } from './errors/problem.js';
 import { isClientGone } from './http/client-gone.js';
 import { sendProblem } from './http/send-problem.js';
 import { loggerOptions } from './http/logger-options.js';
+import { originForm } from './http/request-target.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { createPosApiHandler } from './pos/pos-api.js';
 import { POS_API_PREFIX } from './pos/pos-routes.js';
@@ -60,6 +61,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
     ...loggerOptions(logger),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
+    rewriteUrl: (request) => originForm(request.url ?? '/'),
     // Bodies are read by the APIs' own gates, so that 413, 415 and invalid_body come in the documented
     // order; Fastify only hands the stream over.
     frameworkErrors: (error, request, reply) => {

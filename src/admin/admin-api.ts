@@ -10,6 +10,7 @@ import type { Services } from '../services.js';
 import type { AdminAccess } from './admin-route.js';
 import { adminRoutes } from './admin-routes.js';
 import { registerAdminRoutes } from './register-admin-routes.js';
+import { originForm } from '../http/request-target.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
@@ -46,6 +47,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   const app = Fastify({
     ...deps.logger,
     genReqId: () => randomUUID(),
+    rewriteUrl: (request) => originForm(request.url ?? '/'),
     bodyLimit: 50 * 1024 * 1024,
     // A path that cannot be decoded (`%ff`) is refused by the router before any hook; without this it
     // would get Fastify's own JSON error instead of the problem+json with a code that every error has.
