@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { bearerToken } from '../http/bearer-token.js';
+import { presentedBearerToken } from '../http/bearer-token.js';
 import { isClientGone } from '../http/client-gone.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
@@ -88,7 +88,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
       done();
       return;
     }
-    const token = bearerToken(request.headers.authorization);
+    const token = presentedBearerToken(request);
     if (token !== null && sameSecret(token, config.adminToken)) {
       request.adminRole = 'operator';
       done();

@@ -1,4 +1,4 @@
-import { bearerToken } from '../http/bearer-token.js';
+import { presentedBearerToken } from '../http/bearer-token.js';
 import { hashApiKey, hasKeyShape, keyMatches } from '../lib/api-key.js';
 import type { Answer } from '../http/gate.js';
 import { isJsonMediaType } from '../http/media-type.js';
@@ -78,7 +78,7 @@ export async function authenticateKey(call: TicketCall): Promise<Problem | undef
     if (countsTowardIpBlock) await attempt(() => call.ipBlock.recordFailure(call.request.ip, call.now));
     return Problem.of('unauthorized', {}, { 'www-authenticate': 'Bearer' });
   };
-  const token = bearerToken(call.request.headers.authorization);
+  const token = presentedBearerToken(call.request);
   if (token === null || !hasKeyShape(token, KEY_PREFIX)) return refuse(true);
   const system = await findSystemByKeyHash(call.deps.db, hashApiKey(token));
   if (system === undefined) return refuse(true);

@@ -1,4 +1,4 @@
-import { bearerToken } from '../http/bearer-token.js';
+import { presentedBearerToken } from '../http/bearer-token.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../errors/problem.js';
 import { verifyMerchantKey } from './key-verification.js';
@@ -65,7 +65,7 @@ export async function rejectBlockedIp(call: PosCall): Promise<Problem | undefine
 
 /** 429 at the absolute ceiling of the presented key text in the route's class, before the key is read. */
 export async function limitAbsoluteCeiling(call: PosCall): Promise<Problem | undefined> {
-  call.keyText = bearerToken(call.request.headers.authorization);
+  call.keyText = presentedBearerToken(call.request);
   const decision = await call.deps.limits.checkAbsoluteCeiling(
     call.keyText,
     call.route?.routeClass ?? 'default',
