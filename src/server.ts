@@ -11,6 +11,7 @@ import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
 import { createServices } from './services.js';
+import { logSerializers } from './http/logger-options.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
 // public and admin ports, and closes gracefully on SIGTERM/SIGINT.
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
   if (generatedAdminToken)
     config = Object.freeze({ ...config, adminToken: randomBytes(24).toString('base64url') });
 
-  const log = pino({ level: config.logLevel });
+  const log = pino({ level: config.logLevel, serializers: logSerializers });
   const databaseOptions = {
     connectTimeoutMs: config.databaseTimeoutMs,
     // The POS routes set their own, shorter, server-side limits; this one catches a server that went

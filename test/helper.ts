@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
@@ -198,6 +198,8 @@ export interface TestApp {
 
 /** What a test app is built from; `testApp` fills in the rest. */
 export interface TestAppParts {
+  /** A logger to read what the app logs; default: none. */
+  logger?: FastifyBaseLogger;
   db: Db;
   readDb?: Db;
   clock?: ManualClock;
@@ -233,7 +235,7 @@ export function testApp(parts: TestAppParts): TestApp {
     rateLimits,
     config,
   });
-  const app = buildApp(config, { services, logger: false });
+  const app = buildApp(config, { services, logger: parts.logger ?? false });
   return {
     app,
     services,

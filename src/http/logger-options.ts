@@ -1,8 +1,43 @@
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
 
-/** Fastify's logger options for an instance to share or a plain setting. */
+/** Anything shaped like an API key of this service: a short prefix, `_`, then 43 base64url characters. */
+const API_KEY_SHAPE = /\b[a-z]{2,8}_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
+/**
+ * The text with every API-key-shaped token replaced by `[redacted key]`. Keys belong in the
+ * Authorization header; one sent in a query string (which the APIs refuse) must not reach the logs
+ * with the URL that carried it.
+ */
+export function redactKeys(text: string): string {
+  return text.replace(API_KEY_SHAPE, '[redacted key]');
+}
+
+/**
+ * How a request is logged (the fields of Fastify's own serializer), with any key in its URL redacted.
+ * The serializer runs for "incoming request" lines and wherever a request is logged as `req`.
+ */
+export const logSerializers = {
+  req(request: FastifyRequest) {
+    return {
+      method: request.method,
+      url: redactKeys(request.url),
+      host: request.host,
+      remoteAddress: request.ip,
+      remotePort: request.socket.remotePort,
+    };
+  },
+};
+
+/**
+ * Fastify's logger options for an instance to share (created with `logSerializers`, as server.ts does)
+ * or a plain setting.
+ */
 export function loggerOptions(logger: FastifyBaseLogger | boolean | { level: string }): LoggerOptions {
-  return typeof logger === 'boolean' || !('child' in logger) ? { logger } : { loggerInstance: logger };
+  if (logger === false) return { logger: false };
+  if (logger === true) return { logger: { serializers: logSerializers } };
+  return 'child' in logger
+    ? { loggerInstance: logger }
+    : { logger: { ...logger, serializers: logSerializers } };
 }
 
 /** The part of Fastify's options that sets its logger. */
