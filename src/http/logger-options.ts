@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { KEY_BODY_PATTERN } from '../lib/api-key.js';
 
 /** Anything shaped like an API key of this service: a short prefix, `_`, then 43 base64url characters. */
-const API_KEY_SHAPE = /\b[a-z]{2,8}_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+const API_KEY_SHAPE = new RegExp(`\\b[a-z]{2,8}_${KEY_BODY_PATTERN}(?![A-Za-z0-9_-])`, 'g');
 
 /**
  * The text with every API-key-shaped token replaced by `[redacted key]`. Keys belong in the

@@ -21,11 +21,14 @@ export function keyMatches(key: string, storedHash: string | null): boolean {
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }
 
+/** The random part of every key: 43 base64url characters (32 bytes), as a regex source. */
+export const KEY_BODY_PATTERN = '[A-Za-z0-9_-]{43}';
+
+const KEY_BODY = new RegExp(`^${KEY_BODY_PATTERN}$`);
+
 /** True when the text has the shape of a key with the prefix: prefix + 43 base64url characters. */
 export function hasKeyShape(text: string, prefix: string): boolean {
   return (
-    text.length === prefix.length + 43 &&
-    text.startsWith(prefix) &&
-    /^[A-Za-z0-9_-]{43}$/.test(text.slice(prefix.length))
+    text.length === prefix.length + 43 && text.startsWith(prefix) && KEY_BODY.test(text.slice(prefix.length))
   );
 }
