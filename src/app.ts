@@ -15,6 +15,8 @@ import { sendProblem } from './http/send-problem.js';
 import { loggerOptions } from './http/logger-options.js';
 import { originForm } from './http/request-target.js';
 import { addSecurityHeaders } from './http/security-headers.js';
+import { guardClosing } from './lifecycle/closing-guard.js';
+import { publicClosingRefusal } from './lifecycle/closing-refusals.js';
 import { createPosApiHandler } from './pos/pos-api.js';
 import { POS_API_PREFIX } from './pos/pos-routes.js';
 import type { Services } from './services.js';
@@ -61,6 +63,8 @@ export function buildApp(config: Config, deps: AppDeps): App {
     ...loggerOptions(logger),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
+    // A closing listener answers each API's own 503 (guardClosing), not Fastify's.
+    return503OnClosing: false,
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // Bodies are read by the APIs' own gates, so that 413, 415 and invalid_body come in the documented
     // order; Fastify only hands the stream over.
@@ -73,6 +77,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
       request.log.info({ err: error }, 'request refused by the framework');
     },
   });
+  const closing = guardClosing(publicApp, { lifecycle: services.lifecycle, refusal: publicClosingRefusal });
   publicApp.removeAllContentTypeParsers();
   publicApp.addContentTypeParser('*', (_request, _payload, done) => {
     done(null);
@@ -102,7 +107,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
 
   publicApp.all(`${TICKET_API_PREFIX}*`, ticketApi);
   publicApp.all(`${POS_API_PREFIX}*`, posApi);
-  publicApp.setNotFoundHandler(answerNotFound);
+  publicApp.setNotFoundHandler(closing.track(answerNotFound));
   publicApp.setErrorHandler((error, request, reply) => {
     // Fastify refuses a malformed Content-Type (and QUERY without one) before any route runs; the APIs
     // judge method and type themselves, in their documented order of problems.

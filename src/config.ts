@@ -45,6 +45,16 @@ export interface Config {
   readonly posEventsQueryTimeoutMs: number;
   /** Wrong-key refusals from one IP within 60 seconds that block it. */
   readonly ipBlockThreshold: number;
+  /**
+   * After SIGTERM or SIGINT, how long /readyz answers 503 while requests are still served, so that the
+   * load balancer stops sending before anything is refused (its check interval × unhealthy threshold).
+   */
+  readonly shutdownDrainMs: number;
+  /**
+   * After the drain, the longest wait for the requests in progress before the stores close; past it
+   * the process logs what is left and exits 1.
+   */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** Thrown when a variable has a value the service cannot start with; the message names the variable. */
@@ -89,6 +99,8 @@ const schema = z.object({
   POS_SALES_QUERY_TIMEOUT_MS: integer(1, 600_000).default(15000),
   POS_EVENTS_QUERY_TIMEOUT_MS: integer(1, 600_000).default(3000),
   IP_BLOCK_THRESHOLD: integer(1, 1_000_000).default(20),
+  SHUTDOWN_DRAIN_MS: integer(0, 600_000).default(10_000),
+  SHUTDOWN_TIMEOUT_MS: integer(100, 600_000).default(20_000),
 });
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
@@ -171,6 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     posSalesQueryTimeoutMs: e.POS_SALES_QUERY_TIMEOUT_MS,
     posEventsQueryTimeoutMs: e.POS_EVENTS_QUERY_TIMEOUT_MS,
     ipBlockThreshold: e.IP_BLOCK_THRESHOLD,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
   if (config.adminToken !== null && config.adminToken === config.supportToken) {
     throw new ConfigError('SUPPORT_TOKEN: must differ from ADMIN_TOKEN');

@@ -1,14 +1,19 @@
 import { sql } from 'kysely';
 import type { Db } from './db/database.js';
+import type { Lifecycle } from './lifecycle/lifecycle.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 
-// Whether the process can serve (admin-api.md: GET /readyz, "database and shared store reachable").
+// Whether the process can serve (admin-api.md: GET /readyz, "database and shared store reachable"), and
+// whether it still wants to: a process that is shutting down says so at once, so that the balancer stops
+// sending before anything is refused (README, Running a fleet: Shutdown).
 
 /** Whether a dependency answered, and why not when it did not. */
 export type Reach = { ok: true } | { ok: false; error: unknown };
 
-/** The database's and the shared store's answers to one check. */
+/** The answers to one check. */
 export interface ReadinessReport {
+  /** The process is shutting down (draining or closing): not ready, whatever the dependencies say. */
+  draining: boolean;
   database: Reach;
   sharedStore: Reach;
 }
@@ -19,16 +24,21 @@ const reached = (check: Promise<unknown>): Promise<Reach> =>
     (error: unknown) => ({ ok: false, error }) as const,
   );
 
-/** Asks the database and the shared store, both at once. */
-export function createReadiness(deps: { db: Db; rateLimits: Pick<RateLimitStore, 'ping'> }) {
-  const { db, rateLimits } = deps;
+/** Asks the database and the shared store, both at once, and reads the shutdown phase. */
+export function createReadiness(deps: {
+  db: Db;
+  rateLimits: Pick<RateLimitStore, 'ping'>;
+  lifecycle: Pick<Lifecycle, 'phase'>;
+}) {
+  const { db, rateLimits, lifecycle } = deps;
   return {
     async check(): Promise<ReadinessReport> {
       const [database, sharedStore] = await Promise.all([
         reached(sql`select 1`.execute(db)),
         reached(rateLimits.ping()),
       ]);
-      return { database, sharedStore };
+      // Read after the checks: a signal that came while they ran is not missed.
+      return { draining: lifecycle.phase() !== 'serving', database, sharedStore };
     },
   };
 }

@@ -11,10 +11,11 @@ import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
 import { createServices } from './services.js';
+import { createShutdown } from './lifecycle/shutdown.js';
 import { logSerializers } from './http/logger-options.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
-// public and admin ports, and closes gracefully on SIGTERM/SIGINT.
+// public and admin ports, and on SIGTERM/SIGINT drains, closes and exits (src/lifecycle/shutdown.ts).
 
 function readConfig(): Config {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -79,34 +80,34 @@ async function main(): Promise<void> {
     }
   }
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'closing: no new connections, finishing requests in flight');
-    const forced = setTimeout(() => {
-      log.error('requests still in flight after 10 s; exiting');
-      process.exit(1);
-    }, 10_000);
-    forced.unref();
-    app
-      .close()
-      .then(() => Promise.all([db.destroy(), readDb?.destroy()]))
-      .then(() => {
-        log.info('closed');
-        process.exit(0);
-      })
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'error while closing');
-        process.exit(1);
-      });
-  };
+  const shutdown = createShutdown({
+    lifecycle: services.lifecycle,
+    listeners: {
+      close: async () => {
+        await Promise.all([app.public.close(), app.admin.close()]);
+      },
+      cut: () => {
+        app.public.server.closeAllConnections();
+        app.admin.server.closeAllConnections();
+      },
+    },
+    // Only once no request is left: a query sent to a closed store would fail ("driver has already been
+    // destroyed") and a limit would go unmeasured.
+    closeStores: async () => {
+      await rateLimits.close();
+      await Promise.all([db.destroy(), readDb?.destroy()]);
+    },
+    drainMs: config.shutdownDrainMs,
+    timeoutMs: config.shutdownTimeoutMs,
+    log,
+  });
   process.on('SIGTERM', () => {
-    shutdown('SIGTERM');
+    shutdown.signal('SIGTERM');
   });
   process.on('SIGINT', () => {
-    shutdown('SIGINT');
+    shutdown.signal('SIGINT');
   });
+  void shutdown.exitCode.then((code) => process.exit(code));
 }
 
 /** Redis when `REDIS_URL` is set (a fleet shares every limit); else the in-process store. */

@@ -12,6 +12,7 @@ import { createPosLimits, type PosLimits } from './pos/pos-limits.js';
 import { rawSalesReader } from './pos/raw-sales-reader.js';
 import { createReceiptIngestion, type ReceiptIngestion } from './pos/receipt-ingestion.js';
 import { createSalesService, type SalesService } from './pos/sales-service.js';
+import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createIpBlock, type IpBlock } from './rate-limit/ip-block.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
@@ -63,7 +64,9 @@ export interface Services {
   readonly sales: SalesService;
   /** The ticket API's IP block (wrong-key refusals per IP). */
   readonly ipBlock: IpBlock;
-  /** Whether the database and the shared store answer (GET /readyz). */
+  /** Where the process is in its shutdown, and the work in progress that the stores wait for. */
+  readonly lifecycle: Lifecycle;
+  /** Whether the process takes traffic: not draining, database and shared store answering (GET /readyz). */
   readonly readiness: Readiness;
   /** Request metrics: counted by the public listener, shown by the back office (GET /metrics). */
   readonly metrics: Metrics;
@@ -77,6 +80,7 @@ export function createServices(deps: ServiceDeps): Services {
   const catalog = createCatalogService({ db, clock });
   const posData = createPosDataService({ db, clock });
   const readDb = deps.readDb ?? db;
+  const lifecycle = createLifecycle({ clock });
   const limits = createPosLimits({
     store: rateLimits,
     clock,
@@ -108,7 +112,8 @@ export function createServices(deps: ServiceDeps): Services {
       queryTimeoutMs: config.posSalesQueryTimeoutMs,
     }),
     ipBlock: createIpBlock({ store: rateLimits, namespace: 'hd', threshold: config.ipBlockThreshold }),
-    readiness: createReadiness({ db, rateLimits }),
+    lifecycle,
+    readiness: createReadiness({ db, rateLimits, lifecycle }),
     metrics: createMetrics(),
   };
 }

@@ -36,6 +36,8 @@ describe('loadConfig', () => {
       posSalesQueryTimeoutMs: 15000,
       posEventsQueryTimeoutMs: 3000,
       ipBlockThreshold: 20,
+      shutdownDrainMs: 10_000,
+      shutdownTimeoutMs: 20_000,
     });
     // Outside production an unset CURSOR_SECRET gets a random one of its own.
     expect(config.cursorSecret.length).toBeGreaterThanOrEqual(32);
@@ -75,6 +77,8 @@ describe('loadConfig', () => {
       POS_SALES_QUERY_TIMEOUT_MS: '1000',
       POS_EVENTS_QUERY_TIMEOUT_MS: '500',
       IP_BLOCK_THRESHOLD: '3',
+      SHUTDOWN_DRAIN_MS: '0',
+      SHUTDOWN_TIMEOUT_MS: '45000',
     });
     expect(config).toEqual({
       env: 'production',
@@ -99,6 +103,8 @@ describe('loadConfig', () => {
       posSalesQueryTimeoutMs: 1000,
       posEventsQueryTimeoutMs: 500,
       ipBlockThreshold: 3,
+      shutdownDrainMs: 0,
+      shutdownTimeoutMs: 45_000,
     });
   });
 
@@ -148,6 +154,11 @@ describe('loadConfig', () => {
     ['POS_ROTATION_GRACE_SECONDS', 'forever'],
     ['POS_SALES_QUERY_TIMEOUT_MS', '0'],
     ['POS_EVENTS_QUERY_TIMEOUT_MS', '1e3'],
+    ['SHUTDOWN_DRAIN_MS', '-1'],
+    ['SHUTDOWN_DRAIN_MS', '10s'],
+    ['SHUTDOWN_DRAIN_MS', '600001'],
+    ['SHUTDOWN_TIMEOUT_MS', '0'],
+    ['SHUTDOWN_TIMEOUT_MS', '600001'],
   ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');

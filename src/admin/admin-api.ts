@@ -12,6 +12,8 @@ import { adminRoutes } from './admin-routes.js';
 import { registerAdminRoutes } from './register-admin-routes.js';
 import { originForm } from '../http/request-target.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
+import { guardClosing } from '../lifecycle/closing-guard.js';
+import { adminClosingRefusal } from '../lifecycle/closing-refusals.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
 export type AdminRole = 'operator' | 'support';
@@ -48,6 +50,8 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     ...deps.logger,
     genReqId: () => randomUUID(),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
+    // A closing listener answers its own problem+json 503 (guardClosing), not Fastify's.
+    return503OnClosing: false,
     bodyLimit: 50 * 1024 * 1024,
     // A path that cannot be decoded (`%ff`) is refused by the router before any hook; without this it
     // would get Fastify's own JSON error instead of the problem+json with a code that every error has.
@@ -56,6 +60,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
       void sendProblem(reply, Problem.of('not_found', { detail: 'The path is not a valid URL.' }));
     },
   });
+  guardClosing(app, { lifecycle: deps.services.lifecycle, refusal: adminClosingRefusal });
 
   // Fastify refuses an empty body sent with a JSON type; the bodiless POSTs (rotate, pause, revoke…)
   // are often sent that way by clients that set the type on every call, so empty JSON means no body.

@@ -6,9 +6,9 @@ import { adminRoute, type AdminRoute } from './admin-route.js';
 
 const reach = z.enum(['ok', 'unreachable']);
 
-/** 200 or 503 of GET /readyz: whether each dependency answered. */
+/** 200 or 503 of GET /readyz: whether the process takes traffic, and whether each dependency answered. */
 const readinessBody = z.strictObject({
-  status: z.enum(['ready', 'not ready']),
+  status: z.enum(['ready', 'not ready', 'draining']),
   database: reach,
   shared_store: reach,
 });
@@ -29,23 +29,22 @@ export const healthAdminRoutes: readonly AdminRoute[] = [
     operationId: 'getReadiness',
     method: 'GET',
     path: '/readyz',
-    summary: 'The database and the shared store are reachable (503 while either is not).',
+    summary:
+      'The database and the shared store are reachable (503 while either is not), and the process is not shutting down (503 draining).',
     access: 'open',
     responses: { 200: readinessBody, 503: readinessBody },
     problems: [],
     // A load balancer takes the process out of rotation while either does not answer (the process
-    // itself goes on and recovers on its own).
+    // itself goes on and recovers on its own), and from the moment it is told to stop.
     handle: async ({ log }, { readiness }) => {
       const report = await readiness.check();
       if (!report.database.ok) log.warn({ err: report.database.error }, 'database not reachable');
       if (!report.sharedStore.ok) log.warn({ err: report.sharedStore.error }, 'shared store not reachable');
       const database = report.database.ok ? 'ok' : 'unreachable';
       const store = report.sharedStore.ok ? 'ok' : 'unreachable';
-      const ready = database === 'ok' && store === 'ok';
-      return {
-        status: ready ? 200 : 503,
-        body: { status: ready ? 'ready' : 'not ready', database, shared_store: store },
-      };
+      const ready = database === 'ok' && store === 'ok' && !report.draining;
+      const status = report.draining ? 'draining' : ready ? 'ready' : 'not ready';
+      return { status: ready ? 200 : 503, body: { status, database, shared_store: store } };
     },
   }),
   adminRoute({

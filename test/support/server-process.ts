@@ -77,12 +77,14 @@ function canConnect(port: number, host: string): Promise<boolean> {
 /**
  * Starts `src/server.ts` with only the given environment (plus PATH): nothing leaks in from the test
  * runner's own variables. PORT and ADMIN_PORT are free ports and HOST is 127.0.0.1 unless `env` says
- * otherwise; `LOG_LEVEL` defaults to `info` so that `waitForOutput` has something to read.
+ * otherwise; `LOG_LEVEL` defaults to `info` so that `waitForOutput` has something to read, and
+ * `SHUTDOWN_DRAIN_MS` to 0: no balancer watches a test's process, so a stop need not wait for one.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const fullEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     LOG_LEVEL: 'info',
+    SHUTDOWN_DRAIN_MS: '0',
     HOST: '127.0.0.1',
     PORT: String(await freePort()),
     ADMIN_PORT: String(await freePort()),
