@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.js';
 import { TICKET_API_PREFIX } from '../helpdesk/ticket-routes.js';
+import { POS_UNAVAILABLE_DETAIL } from '../pos/pos-api-gates.js';
 import { POS_API_PREFIX } from '../pos/pos-routes.js';
 
 // What a closing process answers to a request it can no longer take (one that arrives on a kept-alive
@@ -16,13 +17,6 @@ export const CLOSING_RETRY_AFTER_SECONDS = 5;
 
 /** The POS document gives one value for every 503 of its API (pos-data-api.md, Errors, 503). */
 const POS_RETRY_AFTER_SECONDS = 60;
-
-/**
- * The POS API's 503 for a server that cannot take the request, in the document's words (pos-data-api.md,
- * Errors: the second case of 503, "temporarily unable to accept requests").
- */
-const POS_UNAVAILABLE_DETAIL =
-  'This endpoint is temporarily unable to accept requests. Retry after the time in the Retry-After header.';
 
 const TICKET_CLOSING_DETAIL =
   'This server is shutting down. Keep the ticket and resend it with the same external_id after the time in the Retry-After header.';

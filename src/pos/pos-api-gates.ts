@@ -12,17 +12,17 @@ import { readQuery, type PosQueryValues, type PosRoute } from './query-params.js
 /** The realm of the 401's `WWW-Authenticate`. */
 const REALM = 'api-public';
 
+/**
+ * The POS API's detail for a server that cannot take the call now (pos-data-api.md, Errors: the second
+ * case of 503): the shared store is unreachable, or the process is shutting down.
+ */
+export const POS_UNAVAILABLE_DETAIL =
+  'This endpoint is temporarily unable to accept requests. Retry after the time in the Retry-After header.';
+
 /** A limit's refusal as a problem: 429 `rate_limited`, or 503 when the shared store is unreachable. */
 export function limitProblem(refusal: LimitRefusal): Problem {
   if (refusal.status === 503) {
-    return Problem.of(
-      'temporarily_unavailable',
-      {
-        detail:
-          'This endpoint is temporarily unable to accept requests. Retry after the time in the Retry-After header.',
-      },
-      { ...refusal.headers },
-    );
+    return Problem.of('temporarily_unavailable', { detail: POS_UNAVAILABLE_DETAIL }, { ...refusal.headers });
   }
   return Problem.of('rate_limited', {}, { ...refusal.headers });
 }
