@@ -42,6 +42,9 @@ function sameSecret(presented: string, expected: string | null): boolean {
 /** NDJSON receipts: any length, so the stream is handed over unread (no body limit) and read by line. */
 export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
+/** JSON text must be UTF-8 (RFC 8259, 8.1); a BOM is kept, so that JSON.parse refuses it as before. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
   const app = Fastify({
@@ -60,8 +63,20 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   // Fastify refuses an empty body sent with a JSON type; the bodiless POSTs (rotate, pause, revoke…)
   // are often sent that way by clients that set the type on every call, so empty JSON means no body.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    let text: string;
+    try {
+      // Decoding leniently would store U+FFFD in place of the bytes sent, where the public API refuses them.
+      text = STRICT_UTF8.decode(typeof body === 'string' ? Buffer.from(body) : body);
+    } catch {
+      done(
+        Problem.of('malformed_json', {
+          detail: 'The request body is not valid UTF-8: send JSON text encoded in UTF-8.',
+        }),
+        undefined,
+      );
+      return;
+    }
     if (text.trim() === '') {
       done(null, undefined);
       return;
