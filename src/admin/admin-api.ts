@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { presentedBearerToken } from '../http/bearer-token.js';
 import { isClientGone } from '../http/client-gone.js';
+import { hasRequestBody, IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
 import type { LoggerOptions } from '../http/logger-options.js';
@@ -119,6 +120,26 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
         'unauthorized',
         { detail: 'Send Authorization: Bearer <ADMIN_TOKEN>.' },
         { 'www-authenticate': 'Bearer' },
+      ),
+    );
+  });
+
+  // A body in a content coding (gzip, say) is refused before it is parsed, after the token: the API
+  // decodes none, and reading one as plain text would store compressed bytes (RFC 9110, 15.5.16).
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const headers = request.headers;
+    if (!hasRequestBody(headers) || unsupportedContentCoding(headers) === undefined) {
+      done(null, payload);
+      return;
+    }
+    done(
+      Problem.of(
+        'unsupported_media_type',
+        {
+          detail:
+            'The body is sent in a content coding (Content-Encoding) that the admin API does not decode: send it as is, without Content-Encoding.',
+        },
+        IDENTITY_ONLY,
       ),
     );
   });
