@@ -11,6 +11,8 @@ import { createTicketApiHandler } from './helpdesk/ticket-api.js';
 import { TICKET_API_PREFIX } from './helpdesk/ticket-routes.js';
 import { Problem } from './errors/problem.js';
 import { isClientGone } from './http/client-gone.js';
+import { refusedAtEdge } from './http/edge-refusals.js';
+import { edgeOptions, installEdge } from './http/listener-edge.js';
 import { sendProblem } from './http/send-problem.js';
 import { loggerOptions } from './http/logger-options.js';
 import { originForm } from './http/request-target.js';
@@ -57,8 +59,10 @@ export function buildApp(config: Config, deps: AppDeps): App {
   const { db, clock, rateLimits, metrics } = services;
   const logger = deps.logger ?? { level: config.logLevel };
 
+  const publicEdge = { listener: 'public', metrics } as const;
   const publicApp = Fastify({
     ...loggerOptions(logger),
+    ...edgeOptions(publicEdge),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     rewriteUrl: (request) => originForm(request.url ?? '/'),
@@ -73,6 +77,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
       request.log.info({ err: error }, 'request refused by the framework');
     },
   });
+  installEdge(publicApp, publicEdge);
   publicApp.removeAllContentTypeParsers();
   publicApp.addContentTypeParser('*', (_request, _payload, done) => {
     done(null);
@@ -111,7 +116,9 @@ export function buildApp(config: Config, deps: AppDeps): App {
       return answerNotFound(request, reply);
     }
     if (isClientGone(error, request)) {
-      // Nobody is left to answer: count it, and write nothing back.
+      // Nobody is left to answer: count it, and write nothing back. A connection the edge refused (a
+      // malformed body, a time limit) was answered and counted there.
+      if (refusedAtEdge(request)) return;
       metrics.clientGone('public');
       request.log.info({ err: error }, 'client went away before the answer');
       return;

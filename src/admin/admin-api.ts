@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import { presentedBearerToken } from '../http/bearer-token.js';
 import { isClientGone } from '../http/client-gone.js';
 import { hasRequestBody, IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
+import { refusedAtEdge } from '../http/edge-refusals.js';
+import { edgeOptions, installEdge } from '../http/listener-edge.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
 import type { LoggerOptions } from '../http/logger-options.js';
@@ -48,8 +50,10 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
+  const edge = { listener: 'admin', metrics: deps.services.metrics } as const;
   const app = Fastify({
     ...deps.logger,
+    ...edgeOptions(edge),
     genReqId: () => randomUUID(),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     bodyLimit: 50 * 1024 * 1024,
@@ -60,6 +64,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
       void sendProblem(reply, Problem.of('not_found', { detail: 'The path is not a valid URL.' }));
     },
   });
+  installEdge(app, edge);
 
   // Fastify refuses an empty body sent with a JSON type; the bodiless POSTs (rotate, pause, revoke…)
   // are often sent that way by clients that set the type on every call, so empty JSON means no body.
@@ -149,6 +154,8 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     // Before the 400 below: Fastify's body reader marks an aborted upload 400, but nobody is left to
     // answer. Count it, and write nothing back.
     if (isClientGone(error, request)) {
+      // A connection the edge refused (a malformed body, a time limit) was answered and counted there.
+      if (refusedAtEdge(request)) return;
       deps.services.metrics.clientGone('admin');
       request.log.info({ err: error }, 'client went away before the answer');
       return;
