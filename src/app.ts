@@ -62,7 +62,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
   const publicEdge = { listener: 'public', metrics } as const;
   const publicApp = Fastify({
     ...loggerOptions(logger),
-    ...edgeOptions(publicEdge),
+    ...edgeOptions(config.http, publicEdge),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     rewriteUrl: (request) => originForm(request.url ?? '/'),

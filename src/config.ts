@@ -5,6 +5,21 @@ import { z } from 'zod';
 /** Which database the service stores in, decided from `DATABASE_URL`. */
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
+/** How the listeners treat connections and slow clients: the HTTP edge of both listeners. */
+export interface HttpEdgeConfig {
+  /** Time a client has to send a request's whole head (both listeners), from its first byte or from the connection. */
+  readonly headersTimeoutMs: number;
+  /** Time a client has to send a whole request, head and body, on the public listener (not the admin's). */
+  readonly requestTimeoutMs: number;
+  /** How long a connection may wait, idle, for its next request after an answer (both listeners). */
+  readonly keepAliveTimeoutMs: number;
+  /**
+   * Silence that closes a connection while the client should be sending a body or reading an answer (both
+   * listeners); the time the service spends working on an answer does not count.
+   */
+  readonly idleTimeoutMs: number;
+}
+
 /** The service's whole configuration, parsed once at start and frozen (admin-api.md, Configuration). */
 export interface Config {
   /** `production` turns off the conveniences meant for a developer's machine. */
@@ -45,6 +60,7 @@ export interface Config {
   readonly posEventsQueryTimeoutMs: number;
   /** Wrong-key refusals from one IP within 60 seconds that block it. */
   readonly ipBlockThreshold: number;
+  readonly http: HttpEdgeConfig;
 }
 
 /** Thrown when a variable has a value the service cannot start with; the message names the variable. */
@@ -89,6 +105,10 @@ const schema = z.object({
   POS_SALES_QUERY_TIMEOUT_MS: integer(1, 600_000).default(15000),
   POS_EVENTS_QUERY_TIMEOUT_MS: integer(1, 600_000).default(3000),
   IP_BLOCK_THRESHOLD: integer(1, 1_000_000).default(20),
+  HTTP_HEADERS_TIMEOUT_MS: integer(10, 600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: integer(10, 3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(10, 600_000).default(5000),
+  HTTP_IDLE_TIMEOUT_MS: integer(10, 3_600_000).default(60_000),
 });
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
@@ -171,7 +191,19 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     posSalesQueryTimeoutMs: e.POS_SALES_QUERY_TIMEOUT_MS,
     posEventsQueryTimeoutMs: e.POS_EVENTS_QUERY_TIMEOUT_MS,
     ipBlockThreshold: e.IP_BLOCK_THRESHOLD,
+    http: Object.freeze({
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+    }),
   };
+  // Node refuses a head timeout longer than the whole request's: the head is part of the request.
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs})`,
+    );
+  }
   if (config.adminToken !== null && config.adminToken === config.supportToken) {
     throw new ConfigError('SUPPORT_TOKEN: must differ from ADMIN_TOKEN');
   }

@@ -75,6 +75,10 @@ describe('loadConfig', () => {
       POS_SALES_QUERY_TIMEOUT_MS: '1000',
       POS_EVENTS_QUERY_TIMEOUT_MS: '500',
       IP_BLOCK_THRESHOLD: '3',
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000',
+      HTTP_IDLE_TIMEOUT_MS: '15000',
     });
     expect(config).toEqual({
       env: 'production',
@@ -99,6 +103,12 @@ describe('loadConfig', () => {
       posSalesQueryTimeoutMs: 1000,
       posEventsQueryTimeoutMs: 500,
       ipBlockThreshold: 3,
+      http: {
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 20000,
+        keepAliveTimeoutMs: 2000,
+        idleTimeoutMs: 15000,
+      },
     });
   });
 
@@ -148,6 +158,11 @@ describe('loadConfig', () => {
     ['POS_ROTATION_GRACE_SECONDS', 'forever'],
     ['POS_SALES_QUERY_TIMEOUT_MS', '0'],
     ['POS_EVENTS_QUERY_TIMEOUT_MS', '1e3'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '0'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '60000'],
+    ['HTTP_REQUEST_TIMEOUT_MS', 'soon'],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['HTTP_IDLE_TIMEOUT_MS', '-1'],
   ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');
@@ -183,6 +198,19 @@ describe('loadConfig', () => {
     );
     expect(loadConfig({}).databaseRead).toBeNull();
     expect(loadConfig({}).databaseTimeoutMs).toBe(5000);
+  });
+
+  it('the HTTP edge: 10 s for a head, 30 s for a public request, 5 s kept alive, 60 s of silence', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5000,
+      idleTimeoutMs: 60_000,
+    });
+    expect(Object.isFrozen(loadConfig({}).http)).toBe(true);
+    // The head is part of the request: its limit may not be the longer one.
+    expect(configError({ HTTP_HEADERS_TIMEOUT_MS: '40000' }).message).toMatch(/^HTTP_HEADERS_TIMEOUT_MS:/);
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '30000' }).http.headersTimeoutMs).toBe(30_000);
   });
 
   it('ADMIN_TOKEN of 16 characters or more is accepted', () => {

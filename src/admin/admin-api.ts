@@ -53,7 +53,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   const edge = { listener: 'admin', metrics: deps.services.metrics } as const;
   const app = Fastify({
     ...deps.logger,
-    ...edgeOptions(edge),
+    ...edgeOptions(config.http, edge),
     genReqId: () => randomUUID(),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     bodyLimit: 50 * 1024 * 1024,
@@ -103,6 +103,14 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
 
   app.decorateRequest('adminRole', 'support');
   addSecurityHeaders(app);
+  // An answer given before the request's body has arrived (a refused token, say) closes the connection:
+  // this listener has no whole-request time limit, so the rest of a body sent slowly would hold it.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // False only on a real connection's request: an injected one (tests) has no `complete` at all.
+    const complete = (request.raw as { complete?: boolean }).complete;
+    if (complete === false) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const access = request.routeOptions.config.adminAccess ?? 'operator';
     if (access === 'open') {
