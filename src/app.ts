@@ -11,6 +11,7 @@ import { createTicketApiHandler } from './helpdesk/ticket-api.js';
 import { TICKET_API_PREFIX } from './helpdesk/ticket-routes.js';
 import { Problem } from './errors/problem.js';
 import { isClientGone } from './http/client-gone.js';
+import { limitConnectionsPerIp } from './http/connection-limit.js';
 import { refusedAtEdge } from './http/edge-refusals.js';
 import { edgeOptions, installEdge } from './http/listener-edge.js';
 import { sendProblem } from './http/send-problem.js';
@@ -78,6 +79,18 @@ export function buildApp(config: Config, deps: AppDeps): App {
     },
   });
   installEdge(publicApp, publicEdge);
+  limitConnectionsPerIp(publicApp.server, {
+    maxPerIp: config.http.maxConnectionsPerIp,
+    exempt: config.trustProxy,
+    onRefused(key, requestId) {
+      metrics.connectionOverIpLimit();
+      // Counted in the metric; one line per refusal only at debug, since a flood would flood the log.
+      publicApp.log.debug(
+        { reqId: requestId, ip: key },
+        'connection refused: too many open from its address',
+      );
+    },
+  });
   publicApp.removeAllContentTypeParsers();
   publicApp.addContentTypeParser('*', (_request, _payload, done) => {
     done(null);

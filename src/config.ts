@@ -18,6 +18,8 @@ export interface HttpEdgeConfig {
    * listeners); the time the service spends working on an answer does not count.
    */
   readonly idleTimeoutMs: number;
+  /** Connections one client address (IPv6: one /64) may hold open on the public listener; proxies exempt. */
+  readonly maxConnectionsPerIp: number;
 }
 
 /** The service's whole configuration, parsed once at start and frozen (admin-api.md, Configuration). */
@@ -109,6 +111,7 @@ const schema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: integer(10, 3_600_000).default(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(10, 600_000).default(5000),
   HTTP_IDLE_TIMEOUT_MS: integer(10, 3_600_000).default(60_000),
+  MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(100),
 });
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
@@ -196,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+      maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     }),
   };
   // Node refuses a head timeout longer than the whole request's: the head is part of the request.

@@ -33,6 +33,11 @@ export function createMetrics() {
     labelNames: ['listener', 'code'] as const,
     registers: [registry],
   });
+  const overIpLimit = new Counter({
+    name: 'connections_over_ip_limit_total',
+    help: 'Connections refused by the public listener because their address already held MAX_CONNECTIONS_PER_IP open.',
+    registers: [registry],
+  });
 
   const apiOf = (url: string) =>
     url.startsWith('/v1/api-external-system/')
@@ -56,6 +61,10 @@ export function createMetrics() {
     /** Counts one request refused at the HTTP edge, by its problem code. */
     edgeRefusal(listener: 'public' | 'admin', code: string): void {
       edgeRefusals.inc({ listener, code });
+    },
+    /** Counts one connection refused for its address's open connections. */
+    connectionOverIpLimit(): void {
+      overIpLimit.inc();
     },
   };
 }

@@ -79,6 +79,7 @@ describe('loadConfig', () => {
       HTTP_REQUEST_TIMEOUT_MS: '20000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000',
       HTTP_IDLE_TIMEOUT_MS: '15000',
+      MAX_CONNECTIONS_PER_IP: '50',
     });
     expect(config).toEqual({
       env: 'production',
@@ -108,6 +109,7 @@ describe('loadConfig', () => {
         requestTimeoutMs: 20000,
         keepAliveTimeoutMs: 2000,
         idleTimeoutMs: 15000,
+        maxConnectionsPerIp: 50,
       },
     });
   });
@@ -163,6 +165,7 @@ describe('loadConfig', () => {
     ['HTTP_REQUEST_TIMEOUT_MS', 'soon'],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
     ['HTTP_IDLE_TIMEOUT_MS', '-1'],
+    ['MAX_CONNECTIONS_PER_IP', '0'],
   ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');
@@ -200,12 +203,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}).databaseTimeoutMs).toBe(5000);
   });
 
-  it('the HTTP edge: 10 s for a head, 30 s for a public request, 5 s kept alive, 60 s of silence', () => {
+  it('the HTTP edge: 10 s for a head, 30 s for a public request, 5 s kept alive, 60 s of silence, 100 connections an address', () => {
     expect(loadConfig({}).http).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5000,
       idleTimeoutMs: 60_000,
+      maxConnectionsPerIp: 100,
     });
     expect(Object.isFrozen(loadConfig({}).http)).toBe(true);
     // The head is part of the request: its limit may not be the longer one.
