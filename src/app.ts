@@ -11,6 +11,9 @@ import { createTicketApiHandler } from './helpdesk/ticket-api.js';
 import { TICKET_API_PREFIX } from './helpdesk/ticket-routes.js';
 import { Problem } from './errors/problem.js';
 import { isClientGone } from './http/client-gone.js';
+import { limitConnectionsPerIp } from './http/connection-limit.js';
+import { refusedAtEdge } from './http/edge-refusals.js';
+import { edgeOptions, installEdge } from './http/listener-edge.js';
 import { sendProblem } from './http/send-problem.js';
 import { loggerOptions } from './http/logger-options.js';
 import { originForm } from './http/request-target.js';
@@ -59,8 +62,10 @@ export function buildApp(config: Config, deps: AppDeps): App {
   const { db, clock, rateLimits, metrics } = services;
   const logger = deps.logger ?? { level: config.logLevel };
 
+  const publicEdge = { listener: 'public', metrics } as const;
   const publicApp = Fastify({
     ...loggerOptions(logger),
+    ...edgeOptions(config.http, publicEdge),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     // A closing listener answers each API's own 503 (guardClosing), not Fastify's.
@@ -78,6 +83,19 @@ export function buildApp(config: Config, deps: AppDeps): App {
     },
   });
   const closing = guardClosing(publicApp, { lifecycle: services.lifecycle, refusal: publicClosingRefusal });
+  installEdge(publicApp, publicEdge);
+  limitConnectionsPerIp(publicApp.server, {
+    maxPerIp: config.http.maxConnectionsPerIp,
+    exempt: config.trustProxy,
+    onRefused(key, requestId) {
+      metrics.connectionOverIpLimit();
+      // Counted in the metric; one line per refusal only at debug, since a flood would flood the log.
+      publicApp.log.debug(
+        { reqId: requestId, ip: key },
+        'connection refused: too many open from its address',
+      );
+    },
+  });
   publicApp.removeAllContentTypeParsers();
   publicApp.addContentTypeParser('*', (_request, _payload, done) => {
     done(null);
@@ -116,7 +134,9 @@ export function buildApp(config: Config, deps: AppDeps): App {
       return answerNotFound(request, reply);
     }
     if (isClientGone(error, request)) {
-      // Nobody is left to answer: count it, and write nothing back.
+      // Nobody is left to answer: count it, and write nothing back. A connection the edge refused (a
+      // malformed body, a time limit) was answered and counted there.
+      if (refusedAtEdge(request)) return;
       metrics.clientGone('public');
       request.log.info({ err: error }, 'client went away before the answer');
       return;

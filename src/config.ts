@@ -5,6 +5,23 @@ import { z } from 'zod';
 /** Which database the service stores in, decided from `DATABASE_URL`. */
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
+/** How the listeners treat connections and slow clients: the HTTP edge of both listeners. */
+export interface HttpEdgeConfig {
+  /** Time a client has to send a request's whole head (both listeners), from its first byte or from the connection. */
+  readonly headersTimeoutMs: number;
+  /** Time a client has to send a whole request, head and body, on the public listener (not the admin's). */
+  readonly requestTimeoutMs: number;
+  /** How long a connection may wait, idle, for its next request after an answer (both listeners). */
+  readonly keepAliveTimeoutMs: number;
+  /**
+   * Silence that closes a connection while the client should be sending a body or reading an answer (both
+   * listeners); the time the service spends working on an answer does not count.
+   */
+  readonly idleTimeoutMs: number;
+  /** Connections one client address (IPv6: one /64) may hold open on the public listener; proxies exempt. */
+  readonly maxConnectionsPerIp: number;
+}
+
 /** The service's whole configuration, parsed once at start and frozen (admin-api.md, Configuration). */
 export interface Config {
   /** `production` turns off the conveniences meant for a developer's machine. */
@@ -55,6 +72,7 @@ export interface Config {
    * the process logs what is left and exits 1.
    */
   readonly shutdownTimeoutMs: number;
+  readonly http: HttpEdgeConfig;
 }
 
 /** Thrown when a variable has a value the service cannot start with; the message names the variable. */
@@ -101,6 +119,11 @@ const schema = z.object({
   IP_BLOCK_THRESHOLD: integer(1, 1_000_000).default(20),
   SHUTDOWN_DRAIN_MS: integer(0, 600_000).default(10_000),
   SHUTDOWN_TIMEOUT_MS: integer(100, 600_000).default(20_000),
+  HTTP_HEADERS_TIMEOUT_MS: integer(10, 600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: integer(10, 3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(10, 600_000).default(5000),
+  HTTP_IDLE_TIMEOUT_MS: integer(10, 3_600_000).default(60_000),
+  MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(256),
 });
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
@@ -185,7 +208,20 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     ipBlockThreshold: e.IP_BLOCK_THRESHOLD,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    http: Object.freeze({
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+      maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
+    }),
   };
+  // Node refuses a head timeout longer than the whole request's: the head is part of the request.
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs})`,
+    );
+  }
   if (config.adminToken !== null && config.adminToken === config.supportToken) {
     throw new ConfigError('SUPPORT_TOKEN: must differ from ADMIN_TOKEN');
   }

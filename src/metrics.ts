@@ -26,6 +26,19 @@ export function createMetrics() {
     registers: [registry],
   });
 
+  // Refusals at the HTTP edge, before any API: what slow, malformed or greedy clients cost the listeners.
+  const edgeRefusals = new Counter({
+    name: 'http_edge_refusals_total',
+    help: 'Requests refused at the HTTP edge before any API read them (malformed, too large a head, past a time limit, an Expect that cannot be met), by listener and problem code.',
+    labelNames: ['listener', 'code'] as const,
+    registers: [registry],
+  });
+  const overIpLimit = new Counter({
+    name: 'connections_over_ip_limit_total',
+    help: 'Connections refused by the public listener because their address already held MAX_CONNECTIONS_PER_IP open.',
+    registers: [registry],
+  });
+
   const apiOf = (url: string) =>
     url.startsWith('/v1/api-external-system/')
       ? 'helpdesk'
@@ -44,6 +57,14 @@ export function createMetrics() {
     /** Counts one request whose client went away before the answer. */
     clientGone(listener: 'public' | 'admin'): void {
       clientAborted.inc({ listener });
+    },
+    /** Counts one request refused at the HTTP edge, by its problem code. */
+    edgeRefusal(listener: 'public' | 'admin', code: string): void {
+      edgeRefusals.inc({ listener, code });
+    },
+    /** Counts one connection refused for its address's open connections. */
+    connectionOverIpLimit(): void {
+      overIpLimit.inc();
     },
   };
 }

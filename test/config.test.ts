@@ -79,6 +79,11 @@ describe('loadConfig', () => {
       IP_BLOCK_THRESHOLD: '3',
       SHUTDOWN_DRAIN_MS: '0',
       SHUTDOWN_TIMEOUT_MS: '45000',
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000',
+      HTTP_IDLE_TIMEOUT_MS: '15000',
+      MAX_CONNECTIONS_PER_IP: '50',
     });
     expect(config).toEqual({
       env: 'production',
@@ -105,6 +110,13 @@ describe('loadConfig', () => {
       ipBlockThreshold: 3,
       shutdownDrainMs: 0,
       shutdownTimeoutMs: 45_000,
+      http: {
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 20000,
+        keepAliveTimeoutMs: 2000,
+        idleTimeoutMs: 15000,
+        maxConnectionsPerIp: 50,
+      },
     });
   });
 
@@ -159,6 +171,12 @@ describe('loadConfig', () => {
     ['SHUTDOWN_DRAIN_MS', '600001'],
     ['SHUTDOWN_TIMEOUT_MS', '0'],
     ['SHUTDOWN_TIMEOUT_MS', '600001'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '0'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '60000'],
+    ['HTTP_REQUEST_TIMEOUT_MS', 'soon'],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['HTTP_IDLE_TIMEOUT_MS', '-1'],
+    ['MAX_CONNECTIONS_PER_IP', '0'],
   ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');
@@ -194,6 +212,20 @@ describe('loadConfig', () => {
     );
     expect(loadConfig({}).databaseRead).toBeNull();
     expect(loadConfig({}).databaseTimeoutMs).toBe(5000);
+  });
+
+  it('the HTTP edge: 10 s for a head, 30 s for a public request, 5 s kept alive, 60 s of silence, 256 connections an address', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5000,
+      idleTimeoutMs: 60_000,
+      maxConnectionsPerIp: 256,
+    });
+    expect(Object.isFrozen(loadConfig({}).http)).toBe(true);
+    // The head is part of the request: its limit may not be the longer one.
+    expect(configError({ HTTP_HEADERS_TIMEOUT_MS: '40000' }).message).toMatch(/^HTTP_HEADERS_TIMEOUT_MS:/);
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '30000' }).http.headersTimeoutMs).toBe(30_000);
   });
 
   it('ADMIN_TOKEN of 16 characters or more is accepted', () => {

@@ -3,6 +3,9 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { presentedBearerToken } from '../http/bearer-token.js';
 import { isClientGone } from '../http/client-gone.js';
+import { hasRequestBody, IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
+import { refusedAtEdge } from '../http/edge-refusals.js';
+import { edgeOptions, installEdge } from '../http/listener-edge.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
 import type { LoggerOptions } from '../http/logger-options.js';
@@ -44,10 +47,15 @@ function sameSecret(presented: string, expected: string | null): boolean {
 /** NDJSON receipts: any length, so the stream is handed over unread (no body limit) and read by line. */
 export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
+/** JSON text must be UTF-8 (RFC 8259, 8.1); a BOM is kept, so that JSON.parse refuses it as before. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
+  const edge = { listener: 'admin', metrics: deps.services.metrics } as const;
   const app = Fastify({
     ...deps.logger,
+    ...edgeOptions(config.http, edge),
     genReqId: () => randomUUID(),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // A closing listener answers its own problem+json 503 (guardClosing), not Fastify's.
@@ -61,12 +69,25 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     },
   });
   guardClosing(app, { lifecycle: deps.services.lifecycle, refusal: adminClosingRefusal });
+  installEdge(app, edge);
 
   // Fastify refuses an empty body sent with a JSON type; the bodiless POSTs (rotate, pause, revoke…)
   // are often sent that way by clients that set the type on every call, so empty JSON means no body.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    let text: string;
+    try {
+      // Decoding leniently would store U+FFFD in place of the bytes sent, where the public API refuses them.
+      text = STRICT_UTF8.decode(typeof body === 'string' ? Buffer.from(body) : body);
+    } catch {
+      done(
+        Problem.of('malformed_json', {
+          detail: 'The request body is not valid UTF-8: send JSON text encoded in UTF-8.',
+        }),
+        undefined,
+      );
+      return;
+    }
     if (text.trim() === '') {
       done(null, undefined);
       return;
@@ -87,6 +108,14 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
 
   app.decorateRequest('adminRole', 'support');
   addSecurityHeaders(app);
+  // An answer given before the request's body has arrived (a refused token, say) closes the connection:
+  // this listener has no whole-request time limit, so the rest of a body sent slowly would hold it.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // False only on a real connection's request: an injected one (tests) has no `complete` at all.
+    const complete = (request.raw as { complete?: boolean }).complete;
+    if (complete === false) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const access = request.routeOptions.config.adminAccess ?? 'operator';
     if (access === 'open') {
@@ -113,11 +142,33 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     );
   });
 
+  // A body in a content coding (gzip, say) is refused before it is parsed, after the token: the API
+  // decodes none, and reading one as plain text would store compressed bytes (RFC 9110, 15.5.16).
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const headers = request.headers;
+    if (!hasRequestBody(headers) || unsupportedContentCoding(headers) === undefined) {
+      done(null, payload);
+      return;
+    }
+    done(
+      Problem.of(
+        'unsupported_media_type',
+        {
+          detail:
+            'The body is sent in a content coding (Content-Encoding) that the admin API does not decode: send it as is, without Content-Encoding.',
+        },
+        IDENTITY_ONLY,
+      ),
+    );
+  });
+
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof Problem) return sendProblem(reply, error);
     // Before the 400 below: Fastify's body reader marks an aborted upload 400, but nobody is left to
     // answer. Count it, and write nothing back.
     if (isClientGone(error, request)) {
+      // A connection the edge refused (a malformed body, a time limit) was answered and counted there.
+      if (refusedAtEdge(request)) return;
       deps.services.metrics.clientGone('admin');
       request.log.info({ err: error }, 'client went away before the answer');
       return;

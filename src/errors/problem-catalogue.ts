@@ -29,6 +29,25 @@ export const problemCatalogue = {
       'The API is temporarily switched off. Keep the request and resend it after the time in the Retry-After header.',
   },
 
+  // The HTTP edge of every listener: requests refused before any API reads them (Node's HTTP parser, the
+  // time limits, the Expect header), answered in the same problem+json shape as every other refusal
+  malformed_request: {
+    status: 400,
+    detail: 'The request is not valid HTTP/1.1 and could not be read. Fix the request before resending it.',
+  },
+  request_timeout: {
+    status: 408,
+    detail: 'The request did not arrive in time. Send it again, whole and without pauses.',
+  },
+  expectation_failed: {
+    status: 417,
+    detail: 'The Expect header cannot be met. Send the request without it, or with Expect: 100-continue.',
+  },
+  headers_too_large: {
+    status: 431,
+    detail: 'The request head is too large: the request line and headers may take at most 16 KiB.',
+  },
+
   // Partner help-desk ticket API (helpdesk-ticket-api.md, Errors)
   unauthorized: { status: 401, detail: 'A valid API key is required: send Authorization: Bearer <API_KEY>.' },
   system_inactive: { status: 403, detail: 'This system is deactivated. Contact support.' },

@@ -1,6 +1,7 @@
 import { presentedBearerToken } from '../http/bearer-token.js';
 import { hashApiKey, hasKeyShape, keyMatches } from '../lib/api-key.js';
 import type { Answer } from '../http/gate.js';
+import { IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../errors/problem.js';
 import { attempt } from '../rate-limit/rate-limit-store.js';
@@ -43,6 +44,20 @@ export function requireJsonContentType(call: TicketCall): Problem | undefined {
   if (call.route?.body !== 'json' || !isPost(call)) return undefined;
   if (isJsonMediaType(call.request.headers['content-type'])) return undefined;
   return Problem.of('unsupported_media_type');
+}
+
+const CODED_BODY_DETAIL =
+  'The body is sent in a content coding (Content-Encoding) that this API does not decode: send it as is, without Content-Encoding.';
+
+/**
+ * 415 `unsupported_media_type` with `Accept-Encoding: identity` on the ticket and lead routes, where the
+ * media type is judged: a body in a content coding (gzip, say) is not JSON the API can read, and reading
+ * it as plain text would take compressed bytes for the ticket (RFC 9110, 8.4 and 15.5.16).
+ */
+export function rejectContentCoding(call: TicketCall): Problem | undefined {
+  if (call.route?.body !== 'json' || !isPost(call)) return undefined;
+  if (unsupportedContentCoding(call.request.headers) === undefined) return undefined;
+  return Problem.of('unsupported_media_type', { detail: CODED_BODY_DETAIL }, IDENTITY_ONLY);
 }
 
 type Parsed = { ok: true; text: string; value: unknown } | { ok: false };
@@ -153,14 +168,19 @@ export function requireScope(call: TicketCall): Problem | undefined {
  */
 export function requireWebhookObjectBody(call: TicketCall): Problem | undefined {
   if (call.route?.body !== 'webhook' || !isPost(call)) return undefined;
-  const parsed = parseJson(call.body);
+  // The webhook takes any type and answers no 415 (POST webhook); a body in a content coding is one it
+  // cannot read, so it gets this rule's answer for an unreadable body, saying why.
+  const coded = unsupportedContentCoding(call.request.headers) !== undefined;
+  const parsed: Parsed = coded ? { ok: false } : parseJson(call.body);
   if (parsed.ok && isPlainObject(parsed.value)) {
     call.json = parsed.text;
     return undefined;
   }
   const jsonType = isJsonMediaType(call.request.headers['content-type']);
   if (jsonType && (!parsed.ok || !Array.isArray(parsed.value))) {
+    if (coded) return new Problem(null, { detail: CODED_BODY_DETAIL }, 400, IDENTITY_ONLY);
     return Problem.withoutCode(400, 'The body could not be read as a JSON object or list.');
   }
+  if (coded) return Problem.of('invalid_body', { detail: CODED_BODY_DETAIL }, IDENTITY_ONLY);
   return Problem.of('invalid_body', { detail: INVALID_BODY_DETAIL });
 }

@@ -8,6 +8,7 @@ import {
   answerOptions,
   authenticateKey,
   limitSystemRate,
+  rejectContentCoding,
   rejectInactiveSystem,
   requireJsonContentType,
   requireJsonObjectBody,
@@ -44,6 +45,7 @@ export const ticketApiGates: readonly Gate<TicketCall>[] = [
   requireRouteMethod, //             405 method_not_allowed
   limitBodySize, //                  413 payload_too_large (all routes, the webhook too)
   requireJsonContentType, //         415 unsupported_media_type (ticket and lead routes)
+  rejectContentCoding, //            415 unsupported_media_type, Accept-Encoding: identity (ticket and lead)
   requireJsonObjectBody, //          422 invalid_body (ticket and lead routes)
   rejectBlockedIp, //                429 rate_limited, IP block, no X-RateLimit-*
   authenticateKey, //                401 unauthorized

@@ -1,4 +1,5 @@
 import { presentedBearerToken } from '../http/bearer-token.js';
+import { hasRequestBody, IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../errors/problem.js';
 import { verifyMerchantKey } from './key-verification.js';
@@ -122,10 +123,27 @@ export async function limitKeyRate(call: PosCall): Promise<Problem | undefined> 
 /** 415 without `code`: a GET with a body whose `Content-Type` is not JSON (only with a valid key, counted). */
 export function rejectNonJsonBody(call: PosCall): Problem | undefined {
   const headers = call.request.headers;
-  const length = headers['content-length'];
-  const hasBody = headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  if (!hasBody || isJsonMediaType(headers['content-type']?.toLowerCase())) return undefined;
+  if (!hasRequestBody(headers) || isJsonMediaType(headers['content-type']?.toLowerCase())) return undefined;
   return Problem.withoutCode(415, 'A GET of this API takes no body; a body, if any, must be JSON.');
+}
+
+/**
+ * 415 without `code`, with `Accept-Encoding: identity`: a GET with a body in a content coding, which the
+ * API does not decode (RFC 9110, 15.5.16), at the place of the other 415. A GET without a body may carry
+ * the header: there is nothing to decode.
+ */
+export function rejectEncodedBody(call: PosCall): Problem | undefined {
+  const headers = call.request.headers;
+  if (!hasRequestBody(headers) || unsupportedContentCoding(headers) === undefined) return undefined;
+  return new Problem(
+    null,
+    {
+      detail:
+        'A GET of this API takes no body; a body, if any, must be JSON sent as is, without Content-Encoding.',
+    },
+    415,
+    IDENTITY_ONLY,
+  );
 }
 
 /** 403 `forbidden_permission` with the single missing permission of the route. */

@@ -10,6 +10,7 @@ import {
   limitKeyRate,
   readQueryParameters,
   rejectBlockedIp,
+  rejectEncodedBody,
   rejectNonJsonBody,
   rejectOtherVersionAccept,
   requireGet,
@@ -47,6 +48,7 @@ export const posApiGates: readonly Gate<PosCall>[] = [
   authenticateKey, //                401 invalid_token (reason when the key worked before)
   limitKeyRate, //                   429 key quota / account ceiling; X-RateLimit-* from here on
   rejectNonJsonBody, //              415 without code: a GET with a non-JSON body
+  rejectEncodedBody, //              415 without code, Accept-Encoding: identity: a GET with a coded body
   requirePermission, //              403 forbidden_permission
   readQueryParameters, //            422 invalid_parameter
   // then the route itself: 404 place/event (param), 422 cursor, 429 concurrency, 503 time limit, 501

@@ -153,6 +153,22 @@ const GATES = {
     },
     status: 415,
     code: null,
+    also: (response) => {
+      expect(response.headers['accept-encoding']).toBeUndefined();
+    },
+  },
+  rejectEncodedBody: {
+    trip: (s) => {
+      s.request.type = 'application/json';
+      s.request.payload = '{}';
+      s.request.headers = { ...s.request.headers, 'Content-Encoding': 'gzip' };
+    },
+    status: 415,
+    code: null,
+    // The non-JSON body's 415 has no code either; this one names the codings the API takes.
+    also: (response) => {
+      expect(response.headers['accept-encoding']).toBe('identity');
+    },
   },
   requirePermission: {
     trip: (s) => {

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { HttpEdgeConfig } from '../config.js';
+import { Problem } from '../errors/problem.js';
+import {
+  createClientErrorHandler,
+  createExpectationRefusal,
+  createMissingHostRefusal,
+  refuseOnConnection,
+  type EdgeRefusalDeps,
+} from './edge-refusals.js';
+import { cutSilentTransfers, slowClientOptions } from './slow-clients.js';
+
+/**
+ * The Fastify options of a listener's HTTP edge: its time limits (slow-clients.ts) and its answer to the
+ * requests Node's HTTP server cannot take (edge-refusals.ts). Node's own answer to an HTTP/1.1 request
+ * without Host is turned off: the edge's `onRequest` hook gives it in the problem shape.
+ */
+export function edgeOptions(http: HttpEdgeConfig, deps: EdgeRefusalDeps) {
+  const slow = slowClientOptions(http, deps.listener);
+  return {
+    ...slow,
+    http: { ...slow.http, requireHostHeader: false },
+    clientErrorHandler: createClientErrorHandler(deps),
+  };
+}
+
+/**
+ * Installs the rest of the edge on a listener built with `edgeOptions`: the Host check as its first
+ * `onRequest` hook after the closing guard (call this before adding any other), the answer to an `Expect` that cannot be met, and
+ * the cut of a silent body or answer (408 `request_timeout` while one can still be written).
+ */
+export function installEdge(app: FastifyInstance, deps: EdgeRefusalDeps): void {
+  app.addHook('onRequest', createMissingHostRefusal(deps));
+  app.server.on('checkExpectation', createExpectationRefusal(deps, app.log));
+  cutSilentTransfers(app.server, (socket) => {
+    refuseOnConnection(deps, app.log, socket, Problem.of('request_timeout'), 'silence');
+  });
+}
