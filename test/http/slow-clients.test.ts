@@ -119,6 +119,20 @@ describe('slow clients on a listening server [sqlite]', () => {
     expect(JSON.parse(companies.body)).not.toContainEqual(expect.objectContaining({ name: 'Stalled' }));
   });
 
+  it('admin: an answer given before the body arrived (a refused token) closes the connection, so that a slow body cannot hold it', async () => {
+    const connection = await openConnection(portOf(t.app.admin));
+    connection.socket.write(
+      'PUT /admin/v1/helpdesk/companies/acme HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 1000\r\n\r\n{',
+    );
+    void drip(connection, ' '.repeat(999), 100);
+    const answer = await connection.answer;
+    expect(answer.status, JSON.stringify(answer)).toBe(401);
+    expect(answer.headers.connection).toBe('close');
+    // Closed with the answer, before any time limit could do it.
+    expect(answer.closedAfterMs).toBeLessThan(LIMITS.keepAlive);
+  });
+
   it('admin: the time the service spends on an answer is not silence: a route slower than the idle limit answers', async () => {
     const connection = await openConnection(portOf(t.app.admin));
     connection.socket.write(
