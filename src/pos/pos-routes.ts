@@ -129,6 +129,8 @@ export const posRoutes: readonly PosRouteDef[] = [
     method: 'GET',
     path: `${POS_API_PREFIX}events`,
     summary: 'The events of a place, most recently registered first, searchable by name, in cursor pages.',
+    description:
+      'The next page is the same call with `cursor=<next_cursor>`; null means no more. Keep `place` and `search` unchanged while paging (with another `search` the result is undefined). Time limit of the list: 3 seconds, then 503 `temporarily_unavailable` with `Retry-After` 60.',
     route: 'events',
     routeClass: 'default',
     permission: 'event.view',
@@ -167,6 +169,8 @@ export const posRoutes: readonly PosRouteDef[] = [
     method: 'GET',
     path: `${POS_API_PREFIX}sales/by-payment-method`,
     summary: 'Receipts of a place (optionally one event) in a period, by payment method and card brand.',
+    description:
+      'One place per call; for several places call once per place and sum `amount` as decimals and `count` as integers, never `share`. The query filters by the time the receipt happened on the store’s device: sales made offline enter the period when they happened, so re-query the last 3 days and replace stored values. With `event`, only receipts recorded with that event count. Do not fire sales queries in parallel: at most 2 per account run at once (429 with `Retry-After` 5 beyond). Query time limit 15 seconds, then 503 `temporarily_unavailable` with `Retry-After` 60; reduce the period if it persists.',
     route: 'sales/by-payment-method',
     routeClass: 'heavy',
     permission: 'sale-by-payment-method.view',
