@@ -7,11 +7,15 @@ import { adminRoute, type AdminRoute } from './admin-route.js';
 // OpenAPI document"), generated from the admin route table that also lists this route.
 
 /** 200 of GET openapi.json: an OpenAPI 3.1 document. */
-const openApiBody = z.looseObject({
-  openapi: z.literal('3.1.0'),
-  info: z.looseObject({ title: z.string(), version: z.string() }),
-  paths: z.record(z.string(), z.unknown()),
-});
+const openApiBody = z
+  .looseObject({
+    openapi: z.literal('3.1.0'),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({
+    examples: [{ openapi: '3.1.0', info: { title: 'Admin API (back office)', version: 'v1' }, paths: {} }],
+  });
 
 /** The route of the document; `table` is the whole admin route table, read on the first call. */
 export function openApiAdminRoutes(table: () => readonly AdminRoute[]): readonly AdminRoute[] {

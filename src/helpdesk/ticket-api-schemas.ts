@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TICKET_LIMITS } from './ticket-request.js';
+import { TICKET_LIMITS, type TicketWarning } from './ticket-request.js';
 
 // The bodies the ticket API answers with (helpdesk-ticket-api.md, Ticket options and Ticket response),
 // as schemas: the route table names them, the tests hold every answer to them, and the OpenAPI document
@@ -62,14 +62,26 @@ export const ticketOptionsBody = z
     ],
   });
 
+/** The known warning codes, in the document's order (a new code of the service must be added here). */
+const KNOWN_WARNINGS: Readonly<Record<TicketWarning['code'], true>> = {
+  category_fallback: true,
+  priority_fallback: true,
+  support_level_fallback: true,
+  cnpj_ignored: true,
+  ignored_fields: true,
+  requester_truncated: true,
+  description_differs: true,
+};
+
+const WARNING_CODES = Object.keys(KNOWN_WARNINGS);
+
 /** A warning of the ticket response: a known code (open text: clients must accept new ones). */
 export const ticketWarning = z
   .strictObject({
-    code: z
-      .string()
-      .describe(
-        'Open text. Known values: `category_fallback`, `priority_fallback`, `support_level_fallback`, `cnpj_ignored`, `ignored_fields`, `requester_truncated`, `description_differs`. New codes may appear: log and continue, the ticket was created (or already existed).',
-      ),
+    code: z.string().meta({
+      description: `Open text. Known values: ${WARNING_CODES.map((code) => `\`${code}\``).join(', ')}. New codes may appear: log and continue, the ticket was created (or already existed).`,
+      'x-known-codes': WARNING_CODES,
+    }),
     message: z.string().describe('Human-readable English; may change. Logic must use `code`.'),
     fields: z
       .array(z.string())

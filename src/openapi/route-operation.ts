@@ -37,7 +37,7 @@ export function successResponses(
     };
     if (zodSchema !== null) {
       const schema = components.convert(zodSchema, 'output');
-      const example = exampleOf(schema, components);
+      const example = route.examples?.[Number(status)] ?? exampleOf(schema, components);
       response.content = {
         [mediaType(schema)]: { schema, ...(example === undefined ? {} : { example }) },
       };
