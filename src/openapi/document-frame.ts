@@ -1,5 +1,10 @@
 import { problemCatalogue, type ProblemCode } from '../errors/problem-catalogue.js';
-import { problemSchema, refusalExamples, type ProblemExtraMembers } from './operation-responses.js';
+import {
+  problemSchema,
+  refusalExamples,
+  statusProblemSchemas,
+  type ProblemExtraMembers,
+} from './operation-responses.js';
 import type { Json, SchemaComponents } from './schema-components.js';
 
 // The frame of each document: OpenAPI 3.1, its info, servers, bearer security scheme, paths and
@@ -26,12 +31,11 @@ export function openApiDocument(
   paths: ReadonlyMap<string, Json>,
   components: SchemaComponents,
 ): Json {
+  const operations = [...paths.values()].flatMap((item) => Object.values(item) as Json[]);
   const codes = new Set<ProblemCode>();
-  for (const item of paths.values()) {
-    for (const operation of Object.values(item) as Json[]) {
-      for (const response of Object.values(operation.responses as Record<string, Json>)) {
-        for (const code of (response['x-problem-codes'] ?? []) as ProblemCode[]) codes.add(code);
-      }
+  for (const operation of operations) {
+    for (const response of Object.values(operation.responses as Record<string, Json>)) {
+      for (const code of (response['x-problem-codes'] ?? []) as ProblemCode[]) codes.add(code);
     }
   }
   return {
@@ -45,7 +49,11 @@ export function openApiDocument(
       securitySchemes: {
         [frame.security.name]: { type: 'http', scheme: 'bearer', description: frame.security.description },
       },
-      schemas: { ...components.all(), Problem: problemSchema(frame.problem.intro, frame.problem.extras) },
+      schemas: {
+        ...components.all(),
+        Problem: problemSchema(frame.problem.intro, frame.problem.extras),
+        ...statusProblemSchemas(operations),
+      },
       examples: refusalExamples(codes),
     },
   };

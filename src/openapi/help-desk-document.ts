@@ -1,4 +1,4 @@
-import type { ProblemCode } from '../errors/problem-catalogue.js';
+import { problemCatalogue, type ProblemCode } from '../errors/problem-catalogue.js';
 import { ticketApiGates } from '../helpdesk/ticket-api.js';
 import { systemInput } from '../helpdesk/system-input.js';
 import { TICKET_LIMITS } from '../helpdesk/ticket-request.js';
@@ -119,7 +119,43 @@ function onlyBeforeRateCheck(codes: readonly ProblemCode[]): boolean {
   return codes.length > 0 && codes.every((code) => code === 'conflicting_credentials');
 }
 
+/** When each code is answered (helpdesk-ticket-api.md, Errors: the Condition column). */
+const CONDITIONS: Partial<Record<ProblemCode, string>> = {
+  conflicting_credentials:
+    'A header of another system’s authentication was sent. Before the key, not counted in the limit.',
+  unauthorized:
+    'Key absent, malformed or unknown; on the webhook also an unknown identifier or another system’s key. Header `WWW-Authenticate: Bearer`.',
+  system_inactive: 'System deactivated. No `X-RateLimit-*` headers.',
+  forbidden_scope:
+    'Key lacks the route’s scope; the body has `required_scope`. `X-RateLimit-*` headers present.',
+  not_found:
+    'The route’s path in another version or without version (and any path under the prefix that is no route). With `X-Request-Id`.',
+  method_not_allowed: 'Wrong method; header `Allow`. Before the key, not counted in the limit.',
+  payload_too_large: `Body above ${BODY_LIMIT_BYTES.toLocaleString('en')} bytes counted as sent (bytes, not characters). Before the key.`,
+  unsupported_media_type:
+    'Body sent without `Content-Type` or with one other than lowercase JSON. Before the key.',
+  invalid_body:
+    'Body is not a JSON object (broken JSON or invalid UTF-8 included). Before the key on the JSON routes (no `X-RateLimit-*`), after it on the webhook (with them). No `param`.',
+  invalid_field:
+    'A text field contains NUL, or a field has a JSON type it cannot have; `param` names the field.',
+  missing_external_id: 'Required field absent, empty or null (`param`).',
+  missing_description: 'Required field absent, empty or null (`param`).',
+  missing_company: 'Required field absent, empty or null (`param`).',
+  field_too_long: `\`external_id\` above ${TICKET_LIMITS.externalId} or \`description\` above ${TICKET_LIMITS.description} characters (only these two fields).`,
+  invalid_company: 'Company not in the list; `detail` lists the valid ones.',
+  invalid_nature: 'Nature not in the list.',
+  rate_limited:
+    'The system’s limit (with `X-RateLimit-*`, Remaining 0) or an IP block (without). `Retry-After`: the real wait.',
+  internal_error: 'Unexpected failure; nothing was applied.',
+  not_implemented: 'The lead route is planned.',
+  temporarily_unavailable:
+    'The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.',
+  misconfigured_system:
+    'The system cannot open tickets because of its own configuration (no usable default category); `Retry-After` 300. Keep the ticket and resend, as for any 503.',
+};
+
 const refusalStyle: RefusalStyle = {
+  codeMeaning: (code) => CONDITIONS[code] ?? problemCatalogue[code].detail,
   uncodedMeaning: () =>
     'a body that is not a JSON object or list under a JSON `Content-Type` (server-level, after the key and the rate check).',
   headers: refusalHeaders,

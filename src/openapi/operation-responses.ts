@@ -126,7 +126,36 @@ export interface RefusalStyle {
   headerNotes?(refusal: RefusalContext): Partial<Record<DocumentedHeader, string>>;
 }
 
-const problemRef = { $ref: '#/components/schemas/Problem' };
+/** The name of the problem schema of one status: `Problem422`, or `Problem400CodeOptional`. */
+function statusProblemName(status: number, uncoded: boolean): string {
+  return `Problem${status}${uncoded ? 'CodeOptional' : ''}`;
+}
+
+const STATUS_PROBLEM_REF = /^#\/components\/schemas\/Problem(\d{3})(CodeOptional)?$/;
+
+/**
+ * The problem schemas the refusals of a document's operations refer to: the status fixed, and `code`
+ * required unless the status is also answered without one.
+ */
+export function statusProblemSchemas(operations: Iterable<Json>): Record<string, Json> {
+  const schemas: Record<string, Json> = {};
+  for (const operation of operations) {
+    for (const response of Object.values(operation.responses as Record<string, Json>)) {
+      const content = (response.content ?? {}) as Record<string, { schema?: { $ref?: string } }>;
+      const match = STATUS_PROBLEM_REF.exec(content['application/problem+json']?.schema?.$ref ?? '');
+      if (match === null) continue;
+      const status = Number(match[1]);
+      const uncoded = match[2] !== undefined;
+      schemas[statusProblemName(status, uncoded)] = {
+        allOf: [
+          { $ref: '#/components/schemas/Problem' },
+          { properties: { status: { const: status } }, ...(uncoded ? {} : { required: ['code'] }) },
+        ],
+      };
+    }
+  }
+  return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+}
 
 /**
  * `components.examples`: one refusal per code the document's operations list, its detail the
@@ -185,15 +214,7 @@ export function refusalResponses(
       ...(headers === undefined ? {} : { headers }),
       content: {
         'application/problem+json': {
-          schema: {
-            allOf: [
-              problemRef,
-              {
-                properties: { status: { const: status } },
-                ...(refusal.uncoded ? {} : { required: ['code'] }),
-              },
-            ],
-          },
+          schema: { $ref: `#/components/schemas/${statusProblemName(status, refusal.uncoded)}` },
           examples,
         },
       },

@@ -1,3 +1,4 @@
+import { problemCatalogue, type ProblemCode } from '../errors/problem-catalogue.js';
 import { posApiGates } from '../pos/pos-api.js';
 import {
   POS_ABSOLUTE_CEILING,
@@ -220,7 +221,27 @@ function refusalHeaders(refusal: RefusalContext): ResponseHeaders {
   return headers;
 }
 
+/** When each code is answered (pos-data-api.md, Errors: the Condition column). */
+const CONDITIONS: Partial<Record<ProblemCode, string>> = {
+  conflicting_credentials: 'An identity header of another system was sent; before the key, not counted.',
+  invalid_token:
+    'Key absent, wrong, revoked, paused, expired or replaced; `reason` only when the key worked before. Header `WWW-Authenticate: Bearer realm=…`.',
+  forbidden_permission: 'The key lacks the route’s permission; the body has `required_permission`.',
+  not_found:
+    '`place` not reached by the key or nonexistent, or `event` not of that place (with `param`); or an `Accept` of another version (without `param`).',
+  method_not_allowed:
+    'Any method other than GET, HEAD and OPTIONS included; header `Allow: GET`; with or without key; not counted.',
+  invalid_parameter:
+    'A parameter missing (`place` too), unknown or repeated; a date without offset; a period above 120 days (without `event`); more than one place or event; an identifier in the wrong format; an invalid or foreign cursor; an invalid search; `limit` outside 1 to 100. `param` names it.',
+  rate_limited: 'A limit was reached (see the 429 table of the API’s description); header `Retry-After`.',
+  internal_error: 'Unexpected failure.',
+  not_implemented: 'The route is planned.',
+  temporarily_unavailable:
+    'The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.',
+};
+
 const refusalStyle: RefusalStyle = {
+  codeMeaning: (code) => CONDITIONS[code] ?? problemCatalogue[code].detail,
   uncodedMeaning: () =>
     'a GET with a body whose `Content-Type` is not JSON (only with a valid key; counted, with `X-RateLimit-*`).',
   headers: refusalHeaders,
