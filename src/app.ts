@@ -7,6 +7,7 @@ import Fastify, {
 } from 'fastify';
 import { createAdminApi } from './admin/admin-api.js';
 import type { Config } from './config.js';
+import { registerDocs } from './docs/docs-routes.js';
 import { createTicketApiHandler } from './helpdesk/ticket-api.js';
 import { TICKET_API_PREFIX } from './helpdesk/ticket-routes.js';
 import { Problem } from './errors/problem.js';
@@ -126,6 +127,11 @@ export function buildApp(config: Config, deps: AppDeps): App {
   publicApp.all(`${TICKET_API_PREFIX}*`, ticketApi);
   publicApp.all(`${POS_API_PREFIX}*`, posApi);
   publicApp.setNotFoundHandler(closing.track(answerNotFound));
+  registerDocs(publicApp, {
+    limits: services.limits,
+    publicBaseUrl: config.publicBaseUrl,
+    notFound: answerNotFound,
+  });
   publicApp.setErrorHandler((error, request, reply) => {
     // Fastify refuses a malformed Content-Type (and QUERY without one) before any route runs; the APIs
     // judge method and type themselves, in their documented order of problems.

@@ -11,6 +11,7 @@ import { createMemoryRateLimitStore } from '../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from '../src/rate-limit/redis-store.js';
 import { createServices, type Services } from '../src/services.js';
+import { holdToDocuments } from './openapi-conformance.js';
 
 // The harness of the HTTP suites: a fresh app per test on every dialect, a manual clock, and helpers
 // that talk to the admin API the way the operator would.
@@ -236,6 +237,9 @@ export function testApp(parts: TestAppParts): TestApp {
     config,
   });
   const app = buildApp(config, { services, logger: parts.logger ?? false });
+  // Every answer a suite receives is held to the OpenAPI documents of the route tables.
+  holdToDocuments(app.public, 'public');
+  holdToDocuments(app.admin, 'admin');
   return {
     app,
     services,

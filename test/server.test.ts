@@ -20,7 +20,9 @@ describe('server entry (real sockets)', () => {
     dir = mkdtempSync(join(tmpdir(), 'gateway-'));
     started = await startServer({ DATABASE_URL: `file:${join(dir, 'service.sqlite')}` });
     const key = (await started.waitForOutput(/(gtes_[A-Za-z0-9_-]{43})/))[1]!;
-    await started.waitForOutput(/Server listening at http:\/\/127\.0\.0\.1:\d+/);
+    // The point-of-sale demo (200,000 receipts) is created before the listeners open: give a loaded
+    // 2-core CI machine time for it.
+    await started.waitForOutput(/Server listening at http:\/\/127\.0\.0\.1:\d+/, 90_000);
     expect(started.output()).toContain(`curl -s -X POST`);
 
     // Sent in chunks without Content-Length (Transfer-Encoding: chunked).
@@ -44,7 +46,7 @@ describe('server entry (real sockets)', () => {
     started.kill('SIGTERM');
     expect(await started.exited).toBe(0);
     expect(started.output()).toMatch(/closed/);
-  });
+  }, 120_000);
 
   it('an invalid variable stops the start with a message naming it', async () => {
     started = await startServer({ PORT: 'eighty' });

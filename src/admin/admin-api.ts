@@ -68,7 +68,12 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
       void sendProblem(reply, Problem.of('not_found', { detail: 'The path is not a valid URL.' }));
     },
   });
-  guardClosing(app, { lifecycle: deps.services.lifecycle, refusal: adminClosingRefusal });
+  guardClosing(app, {
+    lifecycle: deps.services.lifecycle,
+    refusal: adminClosingRefusal,
+    // /healthz and /readyz answer for themselves: a balancer reads "draining" in the readiness body.
+    servedWhileClosing: (request) => request.routeOptions.config.adminAccess === 'open',
+  });
   installEdge(app, edge);
 
   // Fastify refuses an empty body sent with a JSON type; the bodiless POSTs (rotate, pause, revoke…)

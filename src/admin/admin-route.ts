@@ -90,7 +90,8 @@ const BODY_PROBLEMS: readonly ProblemCode[] = [
 
 /**
  * Declares a route: types its handler's input by its schemas, and completes its problems with those of
- * its access level, of a body Fastify reads, and `internal_error`.
+ * its access level, of a body Fastify reads, `internal_error`, and (but for the open health checks) the
+ * 503 `temporarily_unavailable` of a process that is shutting down.
  */
 export function adminRoute<
   P extends z.ZodType | undefined = undefined,
@@ -102,6 +103,7 @@ export function adminRoute<
     ...(def.method === 'GET' ? [] : BODY_PROBLEMS),
     ...def.problems,
     'internal_error',
+    ...(def.access === 'open' ? [] : (['temporarily_unavailable'] as const)),
   ]);
   return { ...def, problems: [...problems] };
 }

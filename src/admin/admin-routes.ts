@@ -2,11 +2,14 @@ import type { AdminRoute } from './admin-route.js';
 import { healthAdminRoutes } from './health-admin-routes.js';
 import { helpdeskAdminRoutes } from './helpdesk-admin-routes.js';
 import { merchantKeyAdminRoutes } from './merchant-key-admin-routes.js';
+import { openApiAdminRoutes } from './openapi-admin-routes.js';
 import { posDataAdminRoutes } from './pos-data-admin-routes.js';
 
 /** Every route of the admin listener (admin-api.md), as the registrar and the OpenAPI document read them. */
 export const adminRoutes: readonly AdminRoute[] = [
   ...healthAdminRoutes,
+  // The document of this very table: read when first asked for, once the table is whole.
+  ...openApiAdminRoutes(() => adminRoutes),
   ...helpdeskAdminRoutes,
   ...posDataAdminRoutes,
   ...merchantKeyAdminRoutes,

@@ -7,11 +7,16 @@ import { adminRoute, type AdminRoute } from './admin-route.js';
 const reach = z.enum(['ok', 'unreachable']);
 
 /** 200 or 503 of GET /readyz: whether the process takes traffic, and whether each dependency answered. */
-const readinessBody = z.strictObject({
-  status: z.enum(['ready', 'not ready', 'draining']),
-  database: reach,
-  shared_store: reach,
-});
+const readinessBody = z
+  .strictObject({
+    status: z.enum(['ready', 'not ready', 'draining']),
+    database: reach,
+    shared_store: reach,
+  })
+  .meta({
+    id: 'Readiness',
+    examples: [{ status: 'ready', database: 'ok', shared_store: 'ok' }],
+  });
 
 /** The health and metrics routes of the admin listener. */
 export const healthAdminRoutes: readonly AdminRoute[] = [
@@ -21,7 +26,7 @@ export const healthAdminRoutes: readonly AdminRoute[] = [
     path: '/healthz',
     summary: 'The process is up.',
     access: 'open',
-    responses: { 200: z.strictObject({ status: z.literal('ok') }) },
+    responses: { 200: z.strictObject({ status: z.literal('ok') }).meta({ examples: [{ status: 'ok' }] }) },
     problems: [],
     handle: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
   }),
@@ -33,6 +38,10 @@ export const healthAdminRoutes: readonly AdminRoute[] = [
       'The database and the shared store are reachable (503 while either is not), and the process is not shutting down (503 draining).',
     access: 'open',
     responses: { 200: readinessBody, 503: readinessBody },
+    successDescriptions: {
+      503: 'The database or the shared store does not answer: take the process out of rotation.',
+    },
+    examples: { 503: { status: 'not ready', database: 'ok', shared_store: 'unreachable' } },
     problems: [],
     // A load balancer takes the process out of rotation while either does not answer (the process
     // itself goes on and recovers on its own), and from the moment it is told to stop.
@@ -53,7 +62,11 @@ export const healthAdminRoutes: readonly AdminRoute[] = [
     path: '/metrics',
     summary: 'Request metrics of the public listener, as Prometheus text.',
     access: 'operator',
-    responses: { 200: z.string() },
+    responses: {
+      200: z.string().meta({
+        examples: ['# HELP http_requests_total Requests answered by the public listener.\n'],
+      }),
+    },
     problems: [],
     handle: async (_input, { metrics }) => ({
       status: 200,

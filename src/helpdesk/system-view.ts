@@ -6,32 +6,57 @@ import { SCOPES } from './system-scopes.js';
 // What the operator reads of a partner system and its keys (admin-api.md, Help desk: systems): never a
 // key's hash, and a key's text only once, when it is issued.
 
+/** An example for the document (OpenAPI). */
+const systemExample = {
+  identifier: 'demo',
+  name: 'Demo partner',
+  active: true,
+  scopes: ['help-desk-ticket.create'],
+  rate_limit_per_minute: 120,
+  key_grace_seconds: 86400,
+  default_category_id: 10,
+  released_category_ids: [11],
+  has_key: true,
+  previous_key_valid_until: null,
+  created_at: '2026-11-01T12:00:00Z',
+  updated_at: '2026-11-20T12:00:00Z',
+};
+
 /** The operator's view of a system (never its keys). */
-export const systemBody = z.strictObject({
-  identifier: z.string(),
-  name: z.string(),
-  active: z.boolean(),
-  scopes: z.array(z.enum(SCOPES)),
-  rate_limit_per_minute: z.number().int(),
-  key_grace_seconds: z.number().int(),
-  default_category_id: z.number().int().nullable(),
-  released_category_ids: z.array(z.number().int()),
-  /** Whether a key was issued. */
-  has_key: z.boolean(),
-  /** When the previous key of a rotation stops; null when there is none. */
-  previous_key_valid_until: wireTimeText.nullable(),
-  created_at: wireTimeText,
-  updated_at: wireTimeText,
-});
+export const systemBody = z
+  .strictObject({
+    identifier: z.string(),
+    name: z.string(),
+    active: z.boolean(),
+    scopes: z.array(z.enum(SCOPES)),
+    rate_limit_per_minute: z.number().int(),
+    key_grace_seconds: z.number().int(),
+    default_category_id: z.number().int().nullable(),
+    released_category_ids: z.array(z.number().int()),
+    /** Whether a key was issued. */
+    has_key: z.boolean(),
+    /** When the previous key of a rotation stops; null when there is none. */
+    previous_key_valid_until: wireTimeText.nullable(),
+    created_at: wireTimeText,
+    updated_at: wireTimeText,
+  })
+  .meta({ id: 'System', examples: [systemExample] });
 
 /** 201 of POST keys/rotate: the new key, shown this once, and until when the previous one works. */
-export const systemKeyBody = z.strictObject({
-  key: z.string(),
-  previous_valid_until: wireTimeText.nullable(),
-});
+export const systemKeyBody = z
+  .strictObject({
+    key: z.string(),
+    previous_valid_until: wireTimeText.nullable(),
+  })
+  .meta({
+    id: 'SystemKey',
+    examples: [{ key: 'gtes_' + 'A'.repeat(43), previous_valid_until: '2026-11-21T12:00:00Z' }],
+  });
 
 /** 200 of POST keys/stop-previous: whether a previous key was still working, and the system after. */
-export const stoppedKeyBody = z.strictObject({ stopped: z.boolean(), system: systemBody });
+export const stoppedKeyBody = z
+  .strictObject({ stopped: z.boolean(), system: systemBody })
+  .meta({ id: 'StoppedKey', examples: [{ stopped: true, system: systemExample }] });
 
 /** The operator's view of a system (never its keys). */
 export function systemView(system: PartnerSystem): z.infer<typeof systemBody> {

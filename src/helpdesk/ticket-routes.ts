@@ -1,7 +1,12 @@
 import type { ProblemCode } from '../errors/problem-catalogue.js';
 import { Problem } from '../errors/problem.js';
 import type { Answer } from '../http/gate.js';
-import { ticketOptionsBody, ticketResponseBody as ticketResponseSchema } from './ticket-api-schemas.js';
+import {
+  leadRequestBody,
+  ticketOptionsBody,
+  ticketRequestBody,
+  ticketResponseBody as ticketResponseSchema,
+} from './ticket-api-schemas.js';
 import type { AuthenticatedTicketCall, TicketRoute } from './ticket-call.js';
 import { readLeadRequest } from './ticket-request.js';
 import { ticketResponseBody, type TicketOutcome } from './ticket-service.js';
@@ -17,6 +22,8 @@ export const TICKET_API_PREFIX = '/v1/api-external-system/';
 const GATE_PROBLEMS: readonly ProblemCode[] = [
   'temporarily_unavailable',
   'conflicting_credentials',
+  // Every route's list of statuses has 404: the route's path in another version or without one.
+  'not_found',
   'method_not_allowed',
   'payload_too_large',
   'rate_limited',
@@ -37,6 +44,27 @@ const TICKET_FIELD_PROBLEMS: readonly ProblemCode[] = [
   'field_too_long',
 ];
 
+/**
+ * What OPTIONS on a route can answer: the gates up to the rate check, then 200 with `Allow` and no body
+ * (helpdesk-ticket-api.md, Method handling). No body rule applies to it but the size.
+ */
+export const TICKET_OPTIONS_PROBLEMS: readonly ProblemCode[] = [
+  'temporarily_unavailable',
+  'conflicting_credentials',
+  'not_found',
+  'payload_too_large',
+  'rate_limited',
+  'unauthorized',
+  'system_inactive',
+  'internal_error',
+];
+
+/** The two ticket routes answer alike (helpdesk-ticket-api.md, the ticket POST routes). */
+const TICKET_SUCCESSES = {
+  201: 'Ticket created: the ticket response with `duplicate: false`.',
+  200: 'The same `external_id` was sent before by this system: the existing ticket as created (`duplicate: true`, its own `applied`), never a second ticket. The body was still validated (the 422 rules apply).',
+};
+
 function ticketAnswer(outcome: TicketOutcome): Problem | Answer {
   if (outcome.kind === 'refused') return outcome.problem;
   const duplicate = outcome.kind === 'duplicate';
@@ -54,6 +82,8 @@ export const ticketRoutes: readonly TicketRoute[] = [
     method: 'GET',
     path: `${TICKET_API_PREFIX}help-desk-ticket-options`,
     summary: 'The companies, categories, priorities, support levels and natures this system may choose.',
+    description:
+      'No parameters, no body. Cache the response for a few hours; refetch on receiving `category_fallback`, `priority_fallback` or `invalid_nature`.',
     scope: 'help-desk-ticket.create',
     body: 'none',
     responses: { 200: ticketOptionsBody },
@@ -65,6 +95,10 @@ export const ticketRoutes: readonly TicketRoute[] = [
     method: 'POST',
     path: `${TICKET_API_PREFIX}help-desk-ticket`,
     summary: 'Opens a ticket; the same external_id again answers the stored ticket as a duplicate.',
+    description:
+      'Body: the ticket request, `Content-Type` `application/json` (with `; charset=utf-8`, or a type with suffix `+json`, accepted). The type must be lowercase: `Application/JSON` gets 415. Missing or other type: 415 `unsupported_media_type`. `category`, `priority` and `support_level` never reject the ticket. Field 422s come last, in the order of the ticket request table (`external_id`, `company`, `description`, `nature`, `requester`), with `param` and `X-RateLimit-*`: fix the body before resending. 503 `misconfigured_system` (with `Retry-After`): the system cannot open tickets because of its own configuration; keep the ticket and resend, as for any 503.',
+    successDescriptions: TICKET_SUCCESSES,
+    requestBody: ticketRequestBody,
     scope: 'help-desk-ticket.create',
     body: 'json',
     responses: { 201: ticketResponseSchema, 200: ticketResponseSchema },
@@ -83,6 +117,10 @@ export const ticketRoutes: readonly TicketRoute[] = [
     path: `${TICKET_API_PREFIX}webhook/{system}`,
     pathParams: { system: '[a-z0-9_-]{1,40}' },
     summary: "Opens a ticket through the system's webhook: any Content-Type, the body read as JSON.",
+    description:
+      'Same ticket, same body shape, same responses (200, 201, with `applied`) as the direct route; the key in `Authorization` is also required. `system`: the system identifier given by support; an identifier outside the pattern is not a route (404 `not_found`); an unknown identifier, or the key of another system, gives 401 `unauthorized`. Any `Content-Type` is accepted (no 415). The 65,536-byte limit (413) applies before the key; the body shape is checked only after the key and the rate-limit check. With a JSON `Content-Type` (`application/json` or a `+json` suffix), a body that is not a JSON object or list (broken JSON, invalid UTF-8, or a lone value) gets 400 in problem+json **without** `code`, with `X-RateLimit-*`; a JSON list gets 422 `invalid_body`; with any other `Content-Type`, every non-object body gets 422 `invalid_body`. Resending the same body does not help.',
+    successDescriptions: TICKET_SUCCESSES,
+    requestBody: ticketRequestBody,
     scope: 'help-desk-ticket.create',
     body: 'webhook',
     responses: { 201: ticketResponseSchema, 200: ticketResponseSchema },
@@ -95,6 +133,9 @@ export const ticketRoutes: readonly TicketRoute[] = [
     method: 'POST',
     path: `${TICKET_API_PREFIX}lead`,
     summary: 'Planned: checks the request as the document says, stores nothing and answers 501.',
+    description:
+      'Authenticates and checks the minimal shape (a JSON object with `external_id`), stores nothing: 501 `not_implemented`. Without the `lead.create` scope: 403 `forbidden_scope`.',
+    requestBody: leadRequestBody,
     planned: true,
     scope: 'lead.create',
     body: 'json',

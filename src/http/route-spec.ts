@@ -18,6 +18,17 @@ export interface RouteSpec {
   readonly pathParams?: Readonly<Record<string, string>>;
   /** One line in the contract's words. */
   readonly summary: string;
+  /** The rules of the operation in the contract's words, for its OpenAPI `description` (Markdown). */
+  readonly description?: string;
+  /** What a success status means, when the summary does not say it (201 created, 200 duplicate). */
+  readonly successDescriptions?: Readonly<Record<number, string>>;
+  /** An example body of a success status, where its schema's own example does not fit that status. */
+  readonly examples?: Readonly<Record<number, unknown>>;
+  /**
+   * The body the operation reads, as the documents show it, when its table does not parse it with a
+   * schema of its own (the ticket API reads its bodies by hand, in the contract's order of problems).
+   */
+  readonly requestBody?: z.ZodType;
   /** The successful answers: status → schema of the JSON body (null: no body). */
   readonly responses: Readonly<Record<number, z.ZodType | null>>;
   /** The problem codes the operation can answer (`application/problem+json` with `code`). */

@@ -36,9 +36,14 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  */
 export function guardClosing(
   app: FastifyInstance,
-  deps: { lifecycle: Lifecycle; refusal: ClosingRefusal },
+  deps: {
+    lifecycle: Lifecycle;
+    refusal: ClosingRefusal;
+    /** Requests still served while closing (the health checks, which report the shutdown themselves). */
+    servedWhileClosing?: (request: FastifyRequest) => boolean;
+  },
 ): ClosingGuard {
-  const { lifecycle, refusal } = deps;
+  const { lifecycle, refusal, servedWhileClosing = () => false } = deps;
 
   const track = <H extends Handler>(handler: H): H => {
     const tracked = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
@@ -64,7 +69,7 @@ export function guardClosing(
   });
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (lifecycle.phase() !== 'closing') {
+    if (lifecycle.phase() !== 'closing' || servedWhileClosing(request)) {
       reply.raw.once('close', lifecycle.begin(`${request.method} ${redactKeys(request.url)} (request)`));
       done();
       return;

@@ -7,30 +7,60 @@ import { POS_PERMISSIONS } from './pos-permissions.js';
 // and state, never the key; the key text only once, when it is created or rotated.
 
 /** A key's metadata and state. */
-export const posKeyBody = z.strictObject({
-  id: z.string(),
-  account: z.string(),
-  name: z.string(),
-  permissions: z.array(z.enum(POS_PERMISSIONS)),
-  places: z.union([z.literal('all'), z.array(z.string())]),
-  expires_at: wireTimeText,
-  state: z.enum(['active', 'paused', 'revoked', 'expired']),
-  paused: z.boolean(),
-  revoked_at: wireTimeText.nullable(),
-  /** When the previous key of a rotation stops, while it still works; null otherwise. */
-  previous_key_valid_until: wireTimeText.nullable(),
-  created_at: wireTimeText,
-  updated_at: wireTimeText,
-});
+export const posKeyBody = z
+  .strictObject({
+    id: z.string(),
+    account: z.string(),
+    name: z.string(),
+    permissions: z.array(z.enum(POS_PERMISSIONS)),
+    places: z.union([z.literal('all'), z.array(z.string())]),
+    expires_at: wireTimeText,
+    state: z.enum(['active', 'paused', 'revoked', 'expired']),
+    paused: z.boolean(),
+    revoked_at: wireTimeText.nullable(),
+    /** When the previous key of a rotation stops, while it still works; null otherwise. */
+    previous_key_valid_until: wireTimeText.nullable(),
+    created_at: wireTimeText,
+    updated_at: wireTimeText,
+  })
+  .meta({
+    id: 'MerchantKey',
+    examples: [
+      {
+        id: 'k7Qm2Xa9',
+        account: 'acme',
+        name: 'ERP',
+        permissions: ['event.view', 'sale-by-payment-method.view'],
+        places: ['SP01', 'REC01'],
+        expires_at: '2027-06-01T02:59:59Z',
+        state: 'active',
+        paused: false,
+        revoked_at: null,
+        previous_key_valid_until: null,
+        created_at: '2026-11-01T12:00:00Z',
+        updated_at: '2026-11-20T12:00:00Z',
+      },
+    ],
+  });
 
 /** 201 of POST keys: the credential's id, its key (shown this once) and its last valid instant. */
-export const createdKeyBody = z.strictObject({ id: z.string(), key: z.string(), expires_at: wireTimeText });
+export const createdKeyBody = z
+  .strictObject({ id: z.string(), key: z.string(), expires_at: wireTimeText })
+  .meta({
+    id: 'CreatedMerchantKey',
+    examples: [{ id: 'k7Qm2Xa9', key: 'gtpk_' + 'B'.repeat(43), expires_at: '2027-11-21T02:59:59Z' }],
+  });
 
 /** 201 of POST keys/{id}/rotate: the new key (shown this once), and until when the previous one works. */
-export const rotatedKeyBody = z.strictObject({
-  key: z.string(),
-  previous_valid_until: wireTimeText.nullable(),
-});
+export const rotatedKeyBody = z
+  .strictObject({
+    key: z.string(),
+    previous_valid_until: wireTimeText.nullable(),
+  })
+  .meta({
+    id: 'RotatedMerchantKey',
+    examples: [{ key: 'gtpk_' + 'C'.repeat(43), previous_valid_until: '2026-11-21T12:00:00Z' }],
+  });
 
 /** The back office's view of a key: metadata and state, never the key text or its hashes. */
 export function posKeyView(key: PosKey): z.infer<typeof posKeyBody> {

@@ -6,36 +6,81 @@ import type { PosPlace } from './place-repository.js';
 
 // What the operator reads of a merchant's accounts, places and events (admin-api.md, Point of sale).
 
-export const accountBody = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  currency: z.string(),
-  active: z.boolean(),
-  created_at: wireTimeText,
-  updated_at: wireTimeText,
-});
+export const accountBody = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    currency: z.string(),
+    active: z.boolean(),
+    created_at: wireTimeText,
+    updated_at: wireTimeText,
+  })
+  .meta({
+    id: 'Account',
+    examples: [
+      {
+        id: 'acme',
+        name: 'ACME Comércio',
+        currency: 'BRL',
+        active: true,
+        created_at: '2026-11-01T12:00:00Z',
+        updated_at: '2026-11-20T12:00:00Z',
+      },
+    ],
+  });
 
-export const placeBody = z.strictObject({
-  account: z.string(),
-  id: z.string(),
-  name: z.string().nullable(),
-  timezone: z.string(),
-  /** Null when the operator never said. */
-  active: z.boolean().nullable(),
-  created_at: wireTimeText,
-  updated_at: wireTimeText,
-});
+export const placeBody = z
+  .strictObject({
+    account: z.string(),
+    id: z.string(),
+    name: z.string().nullable(),
+    timezone: z.string(),
+    /** Null when the operator never said. */
+    active: z.boolean().nullable(),
+    created_at: wireTimeText,
+    updated_at: wireTimeText,
+  })
+  .meta({
+    id: 'Place',
+    examples: [
+      {
+        account: 'acme',
+        id: 'SP01',
+        name: 'Loja Paulista',
+        timezone: 'America/Sao_Paulo',
+        active: null,
+        created_at: '2026-11-01T12:00:00Z',
+        updated_at: '2026-11-20T12:00:00Z',
+      },
+    ],
+  });
 
-export const eventBody = z.strictObject({
-  account: z.string(),
-  place: z.string(),
-  id: z.string(),
-  name: z.string(),
-  starts_at: wireTimeText.nullable(),
-  ends_at: wireTimeText.nullable(),
-  active: z.boolean(),
-  registered_at: wireTimeText,
-});
+export const eventBody = z
+  .strictObject({
+    account: z.string(),
+    place: z.string(),
+    id: z.string(),
+    name: z.string(),
+    starts_at: wireTimeText.nullable(),
+    ends_at: wireTimeText.nullable(),
+    active: z.boolean(),
+    registered_at: wireTimeText,
+  })
+  .meta({
+    id: 'Event',
+    examples: [
+      {
+        account: 'acme',
+        place: 'REC01',
+        id: 'FREVO',
+        name: 'Frevo na Arena',
+        starts_at: '2026-02-14T18:00:00Z',
+        ends_at: '2026-02-15T06:00:00Z',
+        active: true,
+        registered_at: '2026-01-10T12:00:00Z',
+      },
+    ],
+  });
 
 export function accountView(account: PosAccount): z.infer<typeof accountBody> {
   return {

@@ -29,6 +29,8 @@ const GATE_PROBLEMS: readonly ProblemCode[] = [
   'invalid_token',
   'invalid_parameter',
   'internal_error',
+  // The sales routes' store outage (Limits), and on every route a process that is shutting down.
+  'temporarily_unavailable',
 ];
 
 /** The 415 of a GET with a non-JSON body has no `code` (Errors). */
@@ -129,11 +131,13 @@ export const posRoutes: readonly PosRouteDef[] = [
     method: 'GET',
     path: `${POS_API_PREFIX}events`,
     summary: 'The events of a place, most recently registered first, searchable by name, in cursor pages.',
+    description:
+      'The next page is the same call with `cursor=<next_cursor>`; null means no more. Keep `place` and `search` unchanged while paging (with another `search` the result is undefined). Time limit of the list: 3 seconds, then 503 `temporarily_unavailable` with `Retry-After` 60.',
     route: 'events',
     routeClass: 'default',
     permission: 'event.view',
     responses: { 200: eventsBody },
-    problems: [...GATE_PROBLEMS, 'forbidden_permission', 'temporarily_unavailable'],
+    problems: [...GATE_PROBLEMS, 'forbidden_permission'],
     uncodedStatuses: UNCODED,
     handle: async (call) => {
       const query = queryOf(call, 'events');
@@ -167,11 +171,13 @@ export const posRoutes: readonly PosRouteDef[] = [
     method: 'GET',
     path: `${POS_API_PREFIX}sales/by-payment-method`,
     summary: 'Receipts of a place (optionally one event) in a period, by payment method and card brand.',
+    description:
+      'One place per call; for several places call once per place and sum `amount` as decimals and `count` as integers, never `share`. The query filters by the time the receipt happened on the store’s device: sales made offline enter the period when they happened, so re-query the last 3 days and replace stored values. With `event`, only receipts recorded with that event count. Do not fire sales queries in parallel: at most 2 per account run at once (429 with `Retry-After` 5 beyond). Query time limit 15 seconds, then 503 `temporarily_unavailable` with `Retry-After` 60; reduce the period if it persists.',
     route: 'sales/by-payment-method',
     routeClass: 'heavy',
     permission: 'sale-by-payment-method.view',
     responses: { 200: salesByPaymentMethodBody },
-    problems: [...GATE_PROBLEMS, 'forbidden_permission', 'temporarily_unavailable'],
+    problems: [...GATE_PROBLEMS, 'forbidden_permission'],
     uncodedStatuses: UNCODED,
     handle: async (call) => {
       const query = queryOf(call, 'sales/by-payment-method');

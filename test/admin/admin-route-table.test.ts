@@ -211,6 +211,10 @@ describeEachDialect('admin route table against the admin listener', (dialect) =>
     await run({ method: 'POST', url: `${keyUrl}/reactivate` });
     await run({ method: 'POST', url: `${keyUrl}/revoke` });
 
+    // The document of this table (its own operation is in it too).
+    const document = bodyOf(await run({ method: 'GET', url: '/admin/v1/openapi.json' }));
+    expect(Object.keys(document.paths as object)).toContain('/admin/v1/openapi.json');
+
     // Last, so that the public calls above are counted in it.
     const metrics = await run({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toContain('http_requests_total');
