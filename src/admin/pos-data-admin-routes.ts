@@ -17,7 +17,7 @@ import {
   placeBody,
   placeView,
 } from '../pos/pos-data-view.js';
-import { receiptBatchInput } from '../pos/receipt-input.js';
+import { receiptBatchDocument, receiptBatchInput } from '../pos/receipt-input.js';
 import { receiptCountsBody } from '../pos/receipt-view.js';
 import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
 
@@ -154,6 +154,7 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     access: 'operator',
     params: accountPath,
     body: { kind: 'json-or-ndjson', schema: receiptBatchInput },
+    requestBody: receiptBatchDocument,
     responses: { 200: receiptCountsBody },
     problems: ['validation_failed', 'not_found'],
     handle: async ({ params, body }, { receipts }) => ({

@@ -71,7 +71,7 @@ function requestBody(route: AdminRoute, components: SchemaComponents): Json | un
   if (body.kind === 'json-or-ndjson') {
     return {
       required: true,
-      description: `JSON, or NDJSON (\`${NDJSON}\`) of any length: one receipt object per line.`,
+      description: `JSON, or NDJSON (\`${NDJSON}\`) of any length: one receipt object (\`ReceiptInput\`) per line.`,
       content: { 'application/json': json, [NDJSON]: { schema: { type: 'string' } } },
     };
   }

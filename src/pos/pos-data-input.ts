@@ -28,7 +28,8 @@ export const instant = z
       return z.NEVER;
     }
     return ms;
-  });
+  })
+  .meta({ description: `An instant: ${INSTANT_RULE.replace(/^must be /, '')}.` });
 
 export const accountInput = z.strictObject({
   name,

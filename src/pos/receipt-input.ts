@@ -28,31 +28,59 @@ const KIND_RULE = `one of ${RECEIPT_KINDS.join(', ')}, or null (no transaction t
 const MONEY_RULE =
   'must be money text with a dot and at most two decimals, such as "12.50" (a JSON number is refused: amounts must be exact)';
 
+/** An example receipt for the OpenAPI document. */
+const receiptExample = {
+  id: 'R1',
+  place: 'SP01',
+  occurred_at: '2026-11-20T21:30:00-03:00',
+  payment_method: 'tef_credit',
+  brand: 'VISA',
+  amount: '12.50',
+  kind: 'sale',
+};
+
 /** One receipt, of a batch or a line of NDJSON. */
-export const receiptInput = z.strictObject({
-  id: identifier,
-  place: identifier,
-  event: identifier.nullable().default(null),
-  occurred_at: instant,
-  payment_method: text(64, 'a payment method code').refine((code) => code !== '', 'must not be empty'),
-  brand: text(200).nullable().default(null),
-  amount: z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : MONEY_RULE) })
-    .transform((value, context) => {
-      const cents = parseMoney(value);
-      if (cents === null) {
-        context.issues.push({ code: 'custom', message: MONEY_RULE, input: value });
-        return z.NEVER;
-      }
-      return cents;
-    }),
-  kind: z
-    .enum(RECEIPT_KINDS, {
-      error: (issue) => (issue.input === undefined ? `is required: ${KIND_RULE}` : `must be ${KIND_RULE}`),
-    })
-    .nullable(),
-  status: z
-    .enum(RECEIPT_STATUSES, { error: () => `must be one of ${RECEIPT_STATUSES.join(', ')}` })
-    .default('paid'),
-  demo: z.boolean({ error: () => 'must be true or false' }).default(false),
-});
+export const receiptInput = z
+  .strictObject({
+    id: identifier,
+    place: identifier,
+    event: identifier.nullable().default(null),
+    occurred_at: instant,
+    payment_method: text(64, 'a payment method code').refine((code) => code !== '', 'must not be empty'),
+    brand: text(200).nullable().default(null),
+    amount: z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required' : MONEY_RULE) })
+      .transform((value, context) => {
+        const cents = parseMoney(value);
+        if (cents === null) {
+          context.issues.push({ code: 'custom', message: MONEY_RULE, input: value });
+          return z.NEVER;
+        }
+        return cents;
+      })
+      .meta({
+        description: `Money text with a dot and at most two decimals, such as "12.50" (never a JSON number).`,
+      }),
+    kind: z
+      .enum(RECEIPT_KINDS, {
+        error: (issue) => (issue.input === undefined ? `is required: ${KIND_RULE}` : `must be ${KIND_RULE}`),
+      })
+      .nullable(),
+    status: z
+      .enum(RECEIPT_STATUSES, { error: () => `must be one of ${RECEIPT_STATUSES.join(', ')}` })
+      .default('paid'),
+    demo: z.boolean({ error: () => 'must be true or false' }).default(false),
+  })
+  .meta({
+    id: 'ReceiptInput',
+    description: `A receipt as a store device reports it; \`kind\` is ${KIND_RULE}. Upserted by \`id\`: a later state replaces the earlier one.`,
+    examples: [receiptExample],
+  });
+
+/**
+ * The JSON form of POST receipts as the OpenAPI document shows it: each item a receipt. The call itself
+ * is read by `receiptBatchInput`, which checks the receipts one by one so that an error names its index.
+ */
+export const receiptBatchDocument = z
+  .strictObject({ receipts: z.array(receiptInput).max(RECEIPTS_PER_CALL) })
+  .meta({ examples: [{ receipts: [receiptExample] }] });
