@@ -42,13 +42,19 @@ function sameSecret(presented: string, expected: string | null): boolean {
 /** NDJSON receipts: any length, so the stream is handed over unread (no body limit) and read by line. */
 export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
+/**
+ * The largest JSON body the listener reads whole: every route's body is a few kilobytes. Uploads
+ * (receipts) read their own bodies as streams, with limits of their own (register-admin-routes.ts).
+ */
+const ADMIN_BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
   const app = Fastify({
     ...deps.logger,
     genReqId: () => randomUUID(),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
-    bodyLimit: 50 * 1024 * 1024,
+    bodyLimit: ADMIN_BODY_LIMIT_BYTES,
     // A path that cannot be decoded (`%ff`) is refused by the router before any hook; without this it
     // would get Fastify's own JSON error instead of the problem+json with a code that every error has.
     frameworkErrors: (error, request, reply) => {

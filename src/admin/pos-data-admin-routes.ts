@@ -161,7 +161,7 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
       body:
         body.kind === 'ndjson'
           ? await receipts.importLines(params.account, body.stream)
-          : await receipts.importBatch(params.account, body.value.receipts),
+          : await receipts.importJson(params.account, body.stream, body.declaredLength),
     }),
   }),
 ];
