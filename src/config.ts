@@ -45,6 +45,10 @@ export interface Config {
   readonly posEventsQueryTimeoutMs: number;
   /** Wrong-key refusals from one IP within 60 seconds that block it. */
   readonly ipBlockThreshold: number;
+  /** A receipts upload whose client sends nothing for this long is refused (408), nothing stored. */
+  readonly uploadIdleTimeoutMs: number;
+  /** A receipts upload whose body takes longer than this is refused (408), nothing stored. */
+  readonly uploadTimeoutMs: number;
 }
 
 /** Thrown when a variable has a value the service cannot start with; the message names the variable. */
@@ -89,6 +93,8 @@ const schema = z.object({
   POS_SALES_QUERY_TIMEOUT_MS: integer(1, 600_000).default(15000),
   POS_EVENTS_QUERY_TIMEOUT_MS: integer(1, 600_000).default(3000),
   IP_BLOCK_THRESHOLD: integer(1, 1_000_000).default(20),
+  UPLOAD_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
+  UPLOAD_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
 });
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
@@ -171,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     posSalesQueryTimeoutMs: e.POS_SALES_QUERY_TIMEOUT_MS,
     posEventsQueryTimeoutMs: e.POS_EVENTS_QUERY_TIMEOUT_MS,
     ipBlockThreshold: e.IP_BLOCK_THRESHOLD,
+    uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
+    uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
   };
   if (config.adminToken !== null && config.adminToken === config.supportToken) {
     throw new ConfigError('SUPPORT_TOKEN: must differ from ADMIN_TOKEN');

@@ -75,6 +75,8 @@ describe('loadConfig', () => {
       POS_SALES_QUERY_TIMEOUT_MS: '1000',
       POS_EVENTS_QUERY_TIMEOUT_MS: '500',
       IP_BLOCK_THRESHOLD: '3',
+      UPLOAD_IDLE_TIMEOUT_MS: '10000',
+      UPLOAD_TIMEOUT_MS: '120000',
     });
     expect(config).toEqual({
       env: 'production',
@@ -99,6 +101,8 @@ describe('loadConfig', () => {
       posSalesQueryTimeoutMs: 1000,
       posEventsQueryTimeoutMs: 500,
       ipBlockThreshold: 3,
+      uploadIdleTimeoutMs: 10_000,
+      uploadTimeoutMs: 120_000,
     });
   });
 
@@ -148,6 +152,8 @@ describe('loadConfig', () => {
     ['POS_ROTATION_GRACE_SECONDS', 'forever'],
     ['POS_SALES_QUERY_TIMEOUT_MS', '0'],
     ['POS_EVENTS_QUERY_TIMEOUT_MS', '1e3'],
+    ['UPLOAD_IDLE_TIMEOUT_MS', '50'],
+    ['UPLOAD_TIMEOUT_MS', 'forever'],
   ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');

@@ -155,7 +155,7 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     params: accountPath,
     body: { kind: 'json-or-ndjson', schema: receiptBatchInput },
     responses: { 200: receiptCountsBody },
-    problems: ['validation_failed', 'not_found'],
+    problems: ['validation_failed', 'not_found', 'request_timeout'],
     handle: async ({ params, body }, { receipts }) => ({
       status: 200,
       body:

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withDeadlines } from '../http/body-deadline.js';
 import type { Services } from '../services.js';
 import type { AdminAnswer, AdminInput, AdminRoute, UploadBody } from './admin-route.js';
 import { parseInput } from './parse-input.js';
@@ -53,7 +54,10 @@ async function answer(
     request.body instanceof UnreadUpload ? request.body : new UnreadUpload('json', Readable.from([]));
   const upload: UploadBody = {
     kind: unread.kind,
-    stream: unread.stream,
+    stream: withDeadlines(unread.stream, {
+      idleMs: services.config.uploadIdleTimeoutMs,
+      totalMs: services.config.uploadTimeoutMs,
+    }),
     declaredLength: request.headers['content-length'],
   };
   try {
@@ -61,6 +65,7 @@ async function answer(
   } catch (error) {
     // The rest of the body is not read: discard it and close the connection after the answer.
     reply.header('connection', 'close');
+    upload.stream.destroy();
     unread.stream.resume();
     throw error;
   }

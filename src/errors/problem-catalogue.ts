@@ -68,6 +68,11 @@ export const problemCatalogue = {
   malformed_json: { status: 400, detail: 'The request body is not valid JSON.' },
   validation_failed: { status: 422, detail: 'The request is not valid.' },
   conflict: { status: 409, detail: 'The request conflicts with the stored data.' },
+  // An upload whose body stops arriving, or takes too long (UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_TIMEOUT_MS).
+  request_timeout: {
+    status: 408,
+    detail: 'The request body did not arrive in time; nothing of it was stored. Send it again.',
+  },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ProblemCode = keyof typeof problemCatalogue;
