@@ -132,6 +132,9 @@ async function* lineItems(stream: Readable): AsyncGenerator<UploadItem> {
         if ('tooLong' in line) {
           throw badReceipt(form, line.number, '', `is longer than ${NDJSON_LINE_MAX} characters`);
         }
+        if ('notUtf8' in line) {
+          throw badReceipt(form, line.number, '', 'is not valid UTF-8 (NDJSON is UTF-8 text)');
+        }
         try {
           return JSON.parse(line.text) as unknown;
         } catch (error) {

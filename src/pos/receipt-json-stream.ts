@@ -39,6 +39,8 @@ const tooLarge = () =>
 const malformed = (reason: string) =>
   Problem.of('malformed_json', { detail: `The request body is not valid JSON: ${reason}` });
 
+const NOT_UTF8 = 'it is not valid UTF-8 (JSON is UTF-8 text, RFC 8259, 8.1).';
+
 /** The parser's error in the words of the admin API's other JSON errors (no parser states). */
 function parseError(error: unknown): Problem {
   const message = error instanceof Error ? error.message : String(error);
@@ -88,7 +90,7 @@ function shapeProblem(top: TopLevel): Problem | undefined {
  * Reads `{receipts: [...]}` from `stream`, yielding each receipt (at most RECEIPTS_PER_CALL; past that
  * the body is only read to its end). Throws, in this order: 413 `payload_too_large` past
  * RECEIPTS_JSON_MAX_BYTES (at once when `Content-Length` says so), 400 `malformed_json` when the body is
- * not JSON, and after the last byte the 422 of a body of the wrong shape.
+ * not valid UTF-8 or not JSON, and after the last byte the 422 of a body of the wrong shape.
  */
 export async function* receiptBatchEvents(
   stream: Readable,
@@ -97,6 +99,7 @@ export async function* receiptBatchEvents(
   if (declaredLength !== undefined && /^\d+$/.test(declaredLength)) {
     if (Number(declaredLength) > RECEIPTS_JSON_MAX_BYTES) throw tooLarge();
   }
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const parser = new JSONParser({ paths: ['$.receipts.*'], keepStack: false });
   const top: TopLevel = { root: undefined, rootValue: undefined, keys: new Map(), receipts: 0 };
   const queue: ReceiptBatchEvent[] = [];
@@ -148,11 +151,21 @@ export async function* receiptBatchEvents(
         throw malformed('it starts with a byte-order mark.');
     }
     try {
+      utf8.decode(data, { stream: true });
+    } catch {
+      throw malformed(NOT_UTF8);
+    }
+    try {
       parser.write(data);
     } catch (error) {
       throw parseError(error);
     }
     yield* queue.splice(0);
+  }
+  try {
+    utf8.decode();
+  } catch {
+    throw malformed(NOT_UTF8);
   }
   if (!parser.isEnded) {
     try {

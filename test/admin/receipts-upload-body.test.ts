@@ -3,11 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { bodyOf, expectProblem } from '../expect-http.js';
 import { ADMIN_TOKEN, describeEachDialect, useTestApp } from '../helper.js';
 import { asOperator, expectInvalidParam, POS } from './fixtures.js';
-import { ACCOUNT, receipt, receiptCount, RECEIPTS, seed, stored } from './pos-data-admin-fixtures.js';
+import {
+  ACCOUNT,
+  postNdjson,
+  receipt,
+  receiptCount,
+  RECEIPTS,
+  seed,
+  stored,
+} from './pos-data-admin-fixtures.js';
 
 // The receipts route reads its body as it arrives, in both forms (admin-api.md, Point of sale: POST
-// receipts; issue "Steady under faults and abuse", finding 3): the JSON form is streamed receipt by
-// receipt with its whole-body answers unchanged, and every other admin route reads at most 1 MiB.
+// receipts; issue "Steady under faults and abuse", findings 3 and 4): the JSON form is streamed receipt
+// by receipt with its whole-body answers unchanged, a body that is not UTF-8 is refused instead of
+// stored with U+FFFD, and every other admin route reads at most 1 MiB.
 
 const MiB = 1024 * 1024;
 
@@ -137,6 +146,38 @@ describeEachDialect('admin API, receipts upload bodies', (dialect) => {
       const name = 'N'.repeat(MiB + 1);
       expectProblem(await asOperator(t, 'PUT', ACCOUNT, { name }), 413, 'payload_too_large');
       expect(await receiptCount(t)).toBe(500);
+    });
+  });
+
+  describe('a body that is not UTF-8 is refused, nothing stored (invalid UTF-8 was stored as U+FFFD)', () => {
+    const bad = (before: string, after: string) =>
+      Buffer.concat([Buffer.from(before, 'utf8'), Buffer.from([0xc3, 0x28]), Buffer.from(after, 'utf8')]);
+
+    it('JSON form: 400 malformed_json saying the body is not UTF-8', async () => {
+      await seed(t);
+      const [head = '', tail = ''] = JSON.stringify(receipt('u1', { brand: 'AB' })).split('AB');
+      const response = await postJson(t, bad(`{"receipts":[${head}A`, `B${tail}]}`));
+      expect(String(expectProblem(response, 400, 'malformed_json').detail)).toContain('UTF-8');
+      expect(await receiptCount(t)).toBe(0);
+    });
+
+    it('NDJSON: 422 validation_failed naming the line (line[N], 1-based), the lines before it not stored either', async () => {
+      await seed(t);
+      const [head = '', tail = ''] = JSON.stringify(receipt('u3', { brand: 'AB' })).split('AB');
+      const body = bad(
+        `${JSON.stringify(receipt('u1'))}\n\n${head}A`,
+        `B${tail}\n${JSON.stringify(receipt('u4'))}\n`,
+      );
+      const problem = expectInvalidParam(await postNdjson(t, Readable.from([body])), 'line[3]');
+      expect(problem.line).toBe(3);
+      expect(String(problem.detail)).toContain('not valid UTF-8');
+      // A multi-byte character cut between two chunks of the body is still one character.
+      const split = Buffer.from(`${JSON.stringify(receipt('u5', { brand: 'Olá' }))}\n`, 'utf8');
+      const cut = split.indexOf(0xc3) + 1;
+      const whole = await postNdjson(t, Readable.from([split.subarray(0, cut), split.subarray(cut)]));
+      expect(bodyOf(whole)).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+      expect((await stored(t, 'u5')).brand).toBe('Olá');
+      expect(await receiptCount(t)).toBe(1);
     });
   });
 });
