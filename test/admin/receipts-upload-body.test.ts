@@ -149,6 +149,29 @@ describeEachDialect('admin API, receipts upload bodies', (dialect) => {
     });
   });
 
+  describe('receipts sent again within one upload (admin-api.md, Point of sale: the later one wins)', () => {
+    it('versions of one id far apart (staged in different chunks) count as if sent one after another, and the last one is stored', async () => {
+      await seed(t);
+      await t.admin('POST', RECEIPTS, { receipts: [receipt('s1', { amount: '1.00' })] });
+      const lines: string[] = [];
+      for (let n = 0; n < 2_500; n += 1) lines.push(JSON.stringify(receipt(`n${n}`)));
+      // s1: stored 1.00 → 1.00 (unchanged) → 2.00 (updated) → 1.00 (updated): written, back to 1.00.
+      lines[100] = JSON.stringify(receipt('s1', { amount: '1.00' }));
+      lines[1_300] = JSON.stringify(receipt('s1', { amount: '2.00' }));
+      lines[2_400] = JSON.stringify(receipt('s1', { amount: '1.00' }));
+      // n7: new, then the same again (unchanged), then changed (updated).
+      lines[1_200] = JSON.stringify(receipt('n7'));
+      lines[2_200] = JSON.stringify(receipt('n7', { status: 'cancelled' }));
+      const response = await postNdjson(t, `${lines.join('\n')}\n`);
+      // 2,500 lines: s1 three times (1 unchanged + 2 updated), n7 three times (1 inserted, 1 unchanged,
+      // 1 updated), the 2,494 others inserted.
+      expect(bodyOf(response)).toEqual({ inserted: 2_495, updated: 3, unchanged: 2 });
+      expect((await stored(t, 's1')).amountCents).toBe(100);
+      expect((await stored(t, 'n7')).counted).toBe(false);
+      expect(await receiptCount(t)).toBe(2_496);
+    });
+  });
+
   describe('a body that is not UTF-8 is refused, nothing stored (invalid UTF-8 was stored as U+FFFD)', () => {
     const bad = (before: string, after: string) =>
       Buffer.concat([Buffer.from(before, 'utf8'), Buffer.from([0xc3, 0x28]), Buffer.from(after, 'utf8')]);
