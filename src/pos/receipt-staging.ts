@@ -29,7 +29,7 @@ export interface RepeatCounts {
 }
 
 /** SQLite's page cache of a staging database, in KiB (negative: KiB, not pages): the rest goes to disk. */
-const CACHE_KIB = 8 * 1024;
+const CACHE_KIB = 2 * 1024;
 
 interface Row {
   id: string;
