@@ -73,6 +73,10 @@ export interface Config {
    */
   readonly shutdownTimeoutMs: number;
   readonly http: HttpEdgeConfig;
+  /** A receipts upload whose client sends nothing for this long is refused (408), nothing stored. */
+  readonly uploadIdleTimeoutMs: number;
+  /** A receipts upload whose body takes longer than this is refused (408), nothing stored. */
+  readonly uploadTimeoutMs: number;
 }
 
 /** Thrown when a variable has a value the service cannot start with; the message names the variable. */
@@ -124,6 +128,8 @@ const schema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(10, 600_000).default(5000),
   HTTP_IDLE_TIMEOUT_MS: integer(10, 3_600_000).default(60_000),
   MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(256),
+  UPLOAD_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
+  UPLOAD_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
 });
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
@@ -215,6 +221,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
       maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     }),
+    uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
+    uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
   };
   // Node refuses a head timeout longer than the whole request's: the head is part of the request.
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {

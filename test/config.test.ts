@@ -84,6 +84,8 @@ describe('loadConfig', () => {
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000',
       HTTP_IDLE_TIMEOUT_MS: '15000',
       MAX_CONNECTIONS_PER_IP: '50',
+      UPLOAD_IDLE_TIMEOUT_MS: '10000',
+      UPLOAD_TIMEOUT_MS: '120000',
     });
     expect(config).toEqual({
       env: 'production',
@@ -117,6 +119,8 @@ describe('loadConfig', () => {
         idleTimeoutMs: 15000,
         maxConnectionsPerIp: 50,
       },
+      uploadIdleTimeoutMs: 10_000,
+      uploadTimeoutMs: 120_000,
     });
   });
 
@@ -177,6 +181,8 @@ describe('loadConfig', () => {
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
     ['HTTP_IDLE_TIMEOUT_MS', '-1'],
     ['MAX_CONNECTIONS_PER_IP', '0'],
+    ['UPLOAD_IDLE_TIMEOUT_MS', '50'],
+    ['UPLOAD_TIMEOUT_MS', 'forever'],
   ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');

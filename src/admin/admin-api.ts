@@ -50,6 +50,12 @@ export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 /** JSON text must be UTF-8 (RFC 8259, 8.1); a BOM is kept, so that JSON.parse refuses it as before. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/**
+ * The largest JSON body the listener reads whole: every route's body is a few kilobytes. Uploads
+ * (receipts) read their own bodies as streams, with limits of their own (register-admin-routes.ts).
+ */
+const ADMIN_BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
   const edge = { listener: 'admin', metrics: deps.services.metrics } as const;
@@ -60,7 +66,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // A closing listener answers its own problem+json 503 (guardClosing), not Fastify's.
     return503OnClosing: false,
-    bodyLimit: 50 * 1024 * 1024,
+    bodyLimit: ADMIN_BODY_LIMIT_BYTES,
     // A path that cannot be decoded (`%ff`) is refused by the router before any hook; without this it
     // would get Fastify's own JSON error instead of the problem+json with a code that every error has.
     frameworkErrors: (error, request, reply) => {

@@ -19,15 +19,25 @@ export type AdminAccess = 'operator' | 'support' | 'open';
 export type AdminBodySpec<S extends z.ZodType = z.ZodType> =
   /** JSON checked by `schema`; `absent` is what a missing (or `null`) body stands for. */
   | { readonly kind: 'json'; readonly schema: S; readonly absent?: unknown }
-  /** JSON checked by `schema`, or an NDJSON stream (`application/x-ndjson`) handed over unread. */
+  /**
+   * An upload: JSON of the shape `schema` documents, or NDJSON (`application/x-ndjson`), both handed over
+   * unread as a stream for the handler to read as it arrives (no body held in memory), within the
+   * upload deadlines (UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_TIMEOUT_MS).
+   */
   | { readonly kind: 'json-or-ndjson'; readonly schema: S };
 
-/** The body a handler is given: the checked JSON, or the NDJSON stream. */
+/** An upload's body: which of the two forms it is, the stream, and its declared `Content-Length`. */
+export interface UploadBody {
+  readonly kind: 'json' | 'ndjson';
+  readonly stream: Readable;
+  readonly declaredLength: string | undefined;
+}
+
+/** The body a handler is given: the checked JSON, or an upload's stream. */
 export type AdminBody<B extends AdminBodySpec | undefined> = B extends { kind: 'json'; schema: infer S }
   ? z.output<S & z.ZodType>
-  : B extends { kind: 'json-or-ndjson'; schema: infer S }
-    ? | { readonly kind: 'json'; readonly value: z.output<S & z.ZodType> }
-      | { readonly kind: 'ndjson'; readonly stream: Readable }
+  : B extends { kind: 'json-or-ndjson' }
+    ? UploadBody
     : undefined;
 
 type Parsed<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : undefined;

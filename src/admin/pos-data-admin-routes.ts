@@ -156,13 +156,13 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     body: { kind: 'json-or-ndjson', schema: receiptBatchInput },
     requestBody: receiptBatchDocument,
     responses: { 200: receiptCountsBody },
-    problems: ['validation_failed', 'not_found'],
+    problems: ['validation_failed', 'not_found', 'request_timeout'],
     handle: async ({ params, body }, { receipts }) => ({
       status: 200,
       body:
         body.kind === 'ndjson'
           ? await receipts.importLines(params.account, body.stream)
-          : await receipts.importBatch(params.account, body.value.receipts),
+          : await receipts.importJson(params.account, body.stream, body.declaredLength),
     }),
   }),
 ];

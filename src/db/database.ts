@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
+import { ReadRoutingSqliteDialect } from './sqlite-read-routing.js';
 
 /** The database handle every repository function takes first. */
 export type Db = Kysely<Database>;
@@ -32,7 +33,11 @@ export interface OpenOptions {
   onConnectionError?: (error: Error) => void;
 }
 
-/** Opens the database named by the configuration: SQLite in WAL mode, or a PostgreSQL pool. */
+/**
+ * Opens the database named by the configuration: SQLite in WAL mode (a file: one writer connection and
+ * one reader connection beside it, see sqlite-read-routing.ts; `:memory:` has one connection only), or
+ * a PostgreSQL pool.
+ */
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -54,12 +59,18 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+  const inMemory = target.path === ':memory:';
+  if (!inMemory) mkdirSync(dirname(target.path), { recursive: true });
   const sqlite = new SQLite(target.path);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a ticket acknowledged with 201 survives a power cut, not only a crash of the process.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  if (inMemory) return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Opened after the writer switched the file to WAL; it only reads, so it never takes the write lock.
+  const reader = new SQLite(target.path);
+  reader.pragma('query_only = ON');
+  reader.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new ReadRoutingSqliteDialect(sqlite, reader) });
 }

@@ -35,6 +35,8 @@ export const problemCatalogue = {
     status: 400,
     detail: 'The request is not valid HTTP/1.1 and could not be read. Fix the request before resending it.',
   },
+  // Also a receipts upload whose body stops arriving or takes too long (UPLOAD_IDLE_TIMEOUT_MS,
+  // UPLOAD_TIMEOUT_MS), with a detail of its own.
   request_timeout: {
     status: 408,
     detail: 'The request did not arrive in time. Send it again, whole and without pauses.',

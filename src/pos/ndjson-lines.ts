@@ -1,52 +1,78 @@
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 
 // Newline-delimited JSON read line by line from a stream of any length: only the line being assembled is
 // held in memory, never the body.
 
 /** One non-blank line of the body, numbered from 1 as an editor numbers it (blank lines counted). */
-export type NdjsonLine = { number: number; text: string } | { number: number; tooLong: true };
+export type NdjsonLine =
+  { number: number; text: string } | { number: number; tooLong: true } | { number: number; notUtf8: true };
+
+/** Longest UTF-8 encoding of one UTF-16 code unit: a line of `maxChars` units never has more bytes. */
+const BYTES_PER_UNIT = 3;
+const LF = 0x0a;
 
 /**
- * The non-blank lines of `stream` (LF or CRLF; a leading byte-order mark is dropped; invalid UTF-8 becomes
- * U+FFFD). A line longer than `maxChars` is reported as `tooLong` and reading stops after it. The stream
- * is not destroyed when the caller stops early, so that the response can still be written to its socket.
+ * The non-blank lines of `stream` (LF or CRLF; a leading byte-order mark is dropped). Lines are cut on
+ * bytes (a LF byte is never part of a longer UTF-8 sequence) and each is decoded on its own, so a line
+ * that is not valid UTF-8 is named exactly (`notUtf8`) instead of being stored with U+FFFD. A line longer
+ * than `maxChars` is reported as `tooLong`; reading stops after either. The stream is not destroyed when
+ * the caller stops early, so that the response can still be written to its socket.
  */
 export async function* ndjsonLines(stream: Readable, maxChars: number): AsyncGenerator<NdjsonLine> {
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let number = 0;
   let first = true;
 
-  function* complete(text: string): Generator<NdjsonLine> {
+  function complete(bytes: Buffer): NdjsonLine | undefined {
     number += 1;
-    let line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    let line: string;
+    try {
+      line = decoder.decode(bytes);
+    } catch {
+      return { number, notUtf8: true };
+    }
+    if (line.endsWith('\r')) line = line.slice(0, -1);
     if (first) {
       first = false;
       if (line.startsWith('\uFEFF')) line = line.slice(1);
     }
-    if (line.length > maxChars) yield { number, tooLong: true };
-    else if (line.trim() !== '') yield { number, text: line };
+    if (line.length > maxChars) return { number, tooLong: true };
+    return line.trim() === '' ? undefined : { number, text: line };
+  }
+
+  function take(end: Buffer): Buffer {
+    const bytes = pending.length === 0 ? end : Buffer.concat([...pending, end], pendingBytes + end.length);
+    pending = [];
+    pendingBytes = 0;
+    return bytes;
   }
 
   for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string>) {
-    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     let start = 0;
-    let newline = pending.indexOf('\n', start);
+    let newline = bytes.indexOf(LF, start);
     while (newline !== -1) {
-      for (const line of complete(pending.slice(start, newline))) {
+      const line = complete(take(bytes.subarray(start, newline)));
+      if (line !== undefined) {
         yield line;
-        if ('tooLong' in line) return;
+        if (!('text' in line)) return;
       }
       start = newline + 1;
-      newline = pending.indexOf('\n', start);
+      newline = bytes.indexOf(LF, start);
     }
-    pending = pending.slice(start);
-    if (pending.length > maxChars + 1) {
+    if (start < bytes.length) {
+      pending.push(bytes.subarray(start));
+      pendingBytes += bytes.length - start;
+    }
+    if (pendingBytes > maxChars * BYTES_PER_UNIT + 1) {
       yield { number: number + 1, tooLong: true };
       return;
     }
   }
-  pending += decoder.end();
-  if (pending !== '') yield* complete(pending);
+  if (pendingBytes > 0) {
+    const line = complete(take(Buffer.alloc(0)));
+    if (line !== undefined) yield line;
+  }
 }

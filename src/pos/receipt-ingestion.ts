@@ -1,29 +1,45 @@
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { Problem } from '../errors/problem.js';
+import { createSemaphore } from '../lib/semaphore.js';
 import { eventPlacePairs } from './event-repository.js';
 import { ndjsonLines } from './ndjson-lines.js';
 import { existingPlaceIds } from './place-repository.js';
 import type { PosDataService } from './pos-data-service.js';
+import { applyStagedReceipts, type ReceiptCounts } from './receipt-apply.js';
 import { receiptInput } from './receipt-input.js';
-import { findReceipts, sameReceipt, writeReceipts, type ReceiptData } from './receipt-repository.js';
+import { receiptBatchEvents } from './receipt-json-stream.js';
+import type { ReceiptData } from './receipt-repository.js';
+import { openReceiptStaging, type ReceiptStaging, type UploadedReceipt } from './receipt-staging.js';
 
 // The receipts that store devices send (admin-api.md, Point of sale: POST receipts), as a JSON batch or
 // an NDJSON stream of any length: upserted by id, a later state replacing the earlier one. A bad receipt
 // refuses its whole call, naming its position.
+//
+// An upload goes in two steps, so that it never stops the public APIs: while its body arrives, each
+// receipt is parsed and checked (its place and event with short reads) and staged outside the service's
+// database (receipt-staging.ts), holding no connection; once the body is whole and good, the staged
+// receipts are written in one short transaction (receipt-apply.ts), at most APPLYING_AT_ONCE uploads at
+// a time.
 
-/** Receipts validated, compared and written together, inside the one transaction of a call. */
+export type { ReceiptCounts };
+
+/** Receipts parsed, then checked against the places and events, and staged together. */
 const RECEIPT_CHUNK = 1_000;
+/** Receipts parsed between two turns of the event loop, so that other requests are served meanwhile. */
+const RECEIPTS_PER_TURN = 250;
 /** An NDJSON line longer than this cannot be a receipt (whose fields are at most a few hundred characters). */
 const NDJSON_LINE_MAX = 65_536;
+/**
+ * Uploads writing their staged receipts at once. Each holds a database connection (on SQLite, the one
+ * writer) for its last step; the others wait without one, so that the pool keeps room for the public APIs.
+ */
+const APPLYING_AT_ONCE = 2;
 
-/** Counts of a receipts call. */
-export interface ReceiptCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+/** How an upload numbers its receipts: by 0-based index in the JSON batch, or by 1-based NDJSON line. */
+type UploadForm = 'batch' | 'lines';
 
 /** Where a receipt sits in its call, as errors name it. */
 interface Position {
@@ -34,14 +50,32 @@ interface Position {
   extras: { index: number } | { line: number };
 }
 
+function positionOf(form: UploadForm, at: number): Position {
+  return form === 'batch'
+    ? {
+        param: `receipts[${at}]`,
+        words: `receipt at index ${at}, 0-based position in the batch`,
+        extras: { index: at },
+      }
+    : {
+        param: `line[${at}]`,
+        words: `line ${at} of the NDJSON body, 1-based, blank lines counted`,
+        extras: { line: at },
+      };
+}
+
 /** One receipt of a call, not parsed yet: `read` throws a Problem naming its position. */
 interface ReceiptItem {
-  position: Position;
+  position: number;
   read(): unknown;
 }
 
+/** What an upload's body yields: receipts, or (JSON only) the news that `receipts` started again. */
+type UploadItem = ReceiptItem | { restart: true };
+
 /** A refused receipt: the param names the receipt and its field; the detail says where and why. */
-function badReceipt(position: Position, field: string, reason: string): Problem {
+function badReceipt(form: UploadForm, at: number, field: string, reason: string): Problem {
+  const position = positionOf(form, at);
   const param = field === '' ? position.param : `${position.param}.${field}`;
   return Problem.of('validation_failed', {
     detail: `${param}: ${reason} (${position.words}). Nothing of this call was stored.`,
@@ -50,7 +84,11 @@ function badReceipt(position: Position, field: string, reason: string): Problem 
   });
 }
 
-function parseReceipt(item: ReceiptItem): ReceiptData {
+const noPlace = (placeId: string, accountId: string) =>
+  `there is no place "${placeId}" in account "${accountId}"`;
+const noEvent = (eventId: string, placeId: string) => `there is no event "${eventId}" in place "${placeId}"`;
+
+function parseReceipt(form: UploadForm, item: ReceiptItem): ReceiptData {
   const parsed = receiptInput.safeParse(item.read());
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -61,7 +99,7 @@ function parseReceipt(item: ReceiptItem): ReceiptData {
         : path.length === 0
           ? 'must be a receipt object'
           : (issue?.message ?? 'invalid');
-    throw badReceipt(item.position, path.join('.'), reason);
+    throw badReceipt(form, item.position, path.join('.'), reason);
   }
   const receipt = parsed.data;
   return {
@@ -78,37 +116,31 @@ function parseReceipt(item: ReceiptItem): ReceiptData {
   };
 }
 
-function* batchItems(receipts: readonly unknown[]): Generator<ReceiptItem> {
-  for (const [index, receipt] of receipts.entries()) {
-    yield {
-      position: {
-        param: `receipts[${index}]`,
-        words: `receipt at index ${index}, 0-based position in the batch`,
-        extras: { index },
-      },
-      read: () => receipt,
-    };
+async function* jsonItems(stream: Readable, declaredLength: string | undefined): AsyncGenerator<UploadItem> {
+  for await (const event of receiptBatchEvents(stream, declaredLength)) {
+    if (event.kind === 'restart') yield { restart: true };
+    else yield { position: event.index, read: () => event.value };
   }
 }
 
-async function* lineItems(stream: Readable): AsyncGenerator<ReceiptItem> {
+async function* lineItems(stream: Readable): AsyncGenerator<UploadItem> {
   for await (const line of ndjsonLines(stream, NDJSON_LINE_MAX)) {
-    const position: Position = {
-      param: `line[${line.number}]`,
-      words: `line ${line.number} of the NDJSON body, 1-based, blank lines counted`,
-      extras: { line: line.number },
-    };
+    const form = 'lines';
     yield {
-      position,
+      position: line.number,
       read() {
         if ('tooLong' in line) {
-          throw badReceipt(position, '', `is longer than ${NDJSON_LINE_MAX} characters`);
+          throw badReceipt(form, line.number, '', `is longer than ${NDJSON_LINE_MAX} characters`);
+        }
+        if ('notUtf8' in line) {
+          throw badReceipt(form, line.number, '', 'is not valid UTF-8 (NDJSON is UTF-8 text)');
         }
         try {
           return JSON.parse(line.text) as unknown;
         } catch (error) {
           throw badReceipt(
-            position,
+            form,
+            line.number,
             '',
             `is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,
           );
@@ -127,76 +159,76 @@ export function createReceiptIngestion(deps: {
   posData: Pick<PosDataService, 'account'>;
 }) {
   const { db, clock, posData } = deps;
+  const applying = createSemaphore(APPLYING_AT_ONCE);
 
   /**
-   * Upserts the receipts of one call in one transaction, RECEIPT_CHUNK at a time: each chunk's places
-   * and events are checked, its stored receipts read, compared and written. A bad receipt throws and
-   * rolls the whole call back. Receipts are counted as if applied one after another: a receipt id that
-   * comes again in the same call is compared with its earlier version in the call (the later one wins).
+   * Parses, checks and stages the receipts of one call, RECEIPT_CHUNK at a time: each chunk's places
+   * and events are checked with short reads, then it is staged. The first bad receipt (by position) is
+   * thrown at once when `onBadReceipt` is `stop`; with `finish`, the body is read to its end first (the
+   * JSON form: what the whole body decides comes first) and the problem returned, as is `refused` (the
+   * account's 404, which also comes after the whole body's problems).
    */
-  async function importReceipts(
+  async function stage(
     accountId: string,
-    items: AsyncIterable<ReceiptItem> | Iterable<ReceiptItem>,
-  ): Promise<ReceiptCounts> {
-    await posData.account(accountId);
-    const now = clock.now();
-    const counts: ReceiptCounts = { inserted: 0, updated: 0, unchanged: 0 };
-    await db.transaction().execute(async (trx) => {
-      const knownPlaces = new Set<string>();
-      const knownEvents = new Set<string>();
+    form: UploadForm,
+    items: AsyncIterable<UploadItem>,
+    staging: ReceiptStaging,
+    onBadReceipt: 'stop' | 'finish',
+    refused: Problem | undefined,
+  ): Promise<Problem | undefined> {
+    const knownPlaces = new Set<string>();
+    const knownEvents = new Set<string>();
 
-      /** Throws for the first receipt of the chunk whose place or event is not the account's. */
-      async function checkReferences(chunk: { receipt: ReceiptData; position: Position }[]) {
-        const places = new Set<string>();
-        const events = new Set<string>();
-        for (const { receipt } of chunk) {
-          if (!knownPlaces.has(receipt.placeId)) places.add(receipt.placeId);
-          if (receipt.eventId !== null && !knownEvents.has(eventKey(receipt.placeId, receipt.eventId)))
-            events.add(receipt.eventId);
-        }
-        for (const id of await existingPlaceIds(trx, accountId, [...places])) knownPlaces.add(id);
-        for (const pair of await eventPlacePairs(trx, accountId, [...events]))
+    /** Throws for the first receipt of the chunk whose place or event is not the account's. */
+    async function checkReferences(chunk: readonly UploadedReceipt[]) {
+      const places = new Set<string>();
+      const events = new Set<string>();
+      for (const { receipt } of chunk) {
+        if (!knownPlaces.has(receipt.placeId)) places.add(receipt.placeId);
+        if (receipt.eventId !== null && !knownEvents.has(eventKey(receipt.placeId, receipt.eventId)))
+          events.add(receipt.eventId);
+      }
+      if (places.size > 0) {
+        for (const id of await existingPlaceIds(db, accountId, [...places])) knownPlaces.add(id);
+      }
+      if (events.size > 0) {
+        for (const pair of await eventPlacePairs(db, accountId, [...events]))
           knownEvents.add(eventKey(pair.placeId, pair.eventId));
-        for (const { receipt, position } of chunk) {
-          if (!knownPlaces.has(receipt.placeId))
-            throw badReceipt(
-              position,
-              'place',
-              `there is no place "${receipt.placeId}" in account "${accountId}"`,
-            );
-          if (receipt.eventId !== null && !knownEvents.has(eventKey(receipt.placeId, receipt.eventId)))
-            throw badReceipt(
-              position,
-              'event',
-              `there is no event "${receipt.eventId}" in place "${receipt.placeId}"`,
-            );
-        }
       }
-
-      async function flush(chunk: { receipt: ReceiptData; position: Position }[]) {
-        await checkReferences(chunk);
-        const current: Map<string, ReceiptData> = await findReceipts(trx, accountId, [
-          ...new Set(chunk.map(({ receipt }) => receipt.id)),
-        ]);
-        const changed = new Map<string, ReceiptData>();
-        for (const { receipt } of chunk) {
-          const before = current.get(receipt.id);
-          if (before === undefined) counts.inserted += 1;
-          else if (sameReceipt(before, receipt)) {
-            counts.unchanged += 1;
-            continue;
-          } else counts.updated += 1;
-          current.set(receipt.id, receipt);
-          changed.set(receipt.id, receipt);
-        }
-        await writeReceipts(trx, accountId, [...changed.values()], now);
+      for (const { receipt, position } of chunk) {
+        if (!knownPlaces.has(receipt.placeId))
+          throw badReceipt(form, position, 'place', noPlace(receipt.placeId, accountId));
+        if (receipt.eventId !== null && !knownEvents.has(eventKey(receipt.placeId, receipt.eventId)))
+          throw badReceipt(form, position, 'event', noEvent(receipt.eventId, receipt.placeId));
       }
+    }
 
-      let chunk: { receipt: ReceiptData; position: Position }[] = [];
-      for await (const item of items) {
+    async function flush(chunk: readonly UploadedReceipt[]) {
+      await checkReferences(chunk);
+      staging.add(chunk);
+    }
+
+    let problem = refused;
+    let chunk: UploadedReceipt[] = [];
+    let sinceTurn = 0;
+    for await (const item of items) {
+      // Parsing and checking are work too: a long upload lets the other requests in between.
+      sinceTurn += 1;
+      if (sinceTurn >= RECEIPTS_PER_TURN) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+      if ('restart' in item) {
+        staging.clear();
+        chunk = [];
+        problem = refused;
+        continue;
+      }
+      if (problem !== undefined) continue; // reading on to the end of a JSON body
+      try {
         let receipt: ReceiptData;
         try {
-          receipt = parseReceipt(item);
+          receipt = parseReceipt(form, item);
         } catch (error) {
           // An earlier receipt of the pending chunk may be bad too: the first bad one is reported.
           await checkReferences(chunk);
@@ -207,19 +239,67 @@ export function createReceiptIngestion(deps: {
           await flush(chunk);
           chunk = [];
         }
+      } catch (error) {
+        if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
+        problem = error;
+        chunk = [];
       }
+    }
+    if (problem !== undefined) return problem;
+    try {
       await flush(chunk);
-    });
-    return counts;
+    } catch (error) {
+      if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
+      return error;
+    }
+    return undefined;
+  }
+
+  /**
+   * Stages the receipts of one call, then applies them in one transaction. Receipts are counted as if
+   * applied one after another: a receipt id that comes again in the same call is compared with its
+   * earlier version in the call (the later one wins).
+   */
+  async function importReceipts(
+    accountId: string,
+    form: UploadForm,
+    items: AsyncIterable<UploadItem>,
+    onBadReceipt: 'stop' | 'finish',
+  ): Promise<ReceiptCounts> {
+    let refused: Problem | undefined;
+    try {
+      await posData.account(accountId);
+    } catch (error) {
+      if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
+      refused = error;
+    }
+    const now = clock.now();
+    const staging = openReceiptStaging();
+    try {
+      const problem = await stage(accountId, form, items, staging, onBadReceipt, refused);
+      if (problem !== undefined) throw problem;
+      const outcome = await applying.run(() => applyStagedReceipts(db, accountId, staging, now));
+      if (outcome.ok) return outcome.counts;
+      throw outcome.missing === 'place'
+        ? badReceipt(form, outcome.position, 'place', noPlace(outcome.placeId, accountId))
+        : badReceipt(form, outcome.position, 'event', noEvent(outcome.eventId ?? '', outcome.placeId));
+    } finally {
+      staging.close();
+    }
   }
 
   return {
-    /** POST receipts as JSON: `receipts` already checked to hold at most RECEIPTS_PER_CALL items. */
-    importBatch: (accountId: string, receipts: readonly unknown[]) =>
-      importReceipts(accountId, batchItems(receipts)),
+    /**
+     * POST receipts as JSON (`{receipts: [...]}`), read from the stream: the body's own problems (not
+     * JSON, wrong shape, more than 10,000 receipts) come first, then the account's 404, then the first
+     * bad receipt.
+     */
+    importJson: (accountId: string, stream: Readable, declaredLength?: string) =>
+      importReceipts(accountId, 'batch', jsonItems(stream, declaredLength), 'finish'),
 
-    /** POST receipts as NDJSON, read from the stream line by line (any length). */
-    importLines: (accountId: string, stream: Readable) => importReceipts(accountId, lineItems(stream)),
+    /** POST receipts as NDJSON, read from the stream line by line (any length); stops at the first bad line. */
+    importLines: (accountId: string, stream: Readable) =>
+      importReceipts(accountId, 'lines', lineItems(stream), 'stop'),
   };
 }
 

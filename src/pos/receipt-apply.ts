@@ -1,0 +1,125 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Db } from '../db/database.js';
+import { eventPlacePairs } from './event-repository.js';
+import { existingPlaceIds } from './place-repository.js';
+import {
+  findReceipts,
+  RECEIPTS_PER_LOOKUP,
+  sameReceipt,
+  writeReceipts,
+  type Receipt,
+  type ReceiptData,
+} from './receipt-repository.js';
+import type { ReceiptStaging } from './receipt-staging.js';
+
+// The last step of an upload (admin-api.md, Point of sale: POST receipts): the staged receipts written
+// to the service's database in one transaction, so that an upload is stored whole or not at all. It is
+// the only step that holds a connection (on SQLite, the one writer) for the upload, so it does nothing
+// else: the receipts were parsed, checked and de-duplicated while the body arrived.
+
+/** Counts of a receipts call. */
+export interface ReceiptCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** A stored receipt and what the upload makes of it: the write path's input, and a sales delta's. */
+export interface ReceiptChange {
+  /** The receipt as stored before the upload; undefined for a new one. */
+  before: Receipt | undefined;
+  /** The receipt as the upload leaves it. */
+  after: ReceiptData;
+}
+
+/** What the apply step answers: the counts, or the staged receipt whose place or event went away. */
+export type ApplyOutcome =
+  | { ok: true; counts: ReceiptCounts }
+  | { ok: false; missing: 'place' | 'event'; position: number; placeId: string; eventId: string | null };
+
+/** Staged receipts compared and written per page: one read of the stored ones, then multi-row writes. */
+const APPLY_PAGE = RECEIPTS_PER_LOOKUP;
+/** Ids per look-up of places or events. */
+const LOOKUP_PAGE = 1_000;
+
+/**
+ * The places and events were checked while the upload was staged, outside this transaction: one may
+ * have been deleted since (an event can be). Checked again here, so that what is committed holds.
+ */
+async function missingReference(
+  trx: Db,
+  accountId: string,
+  staging: ReceiptStaging,
+): Promise<Extract<ApplyOutcome, { ok: false }> | undefined> {
+  const { places, events } = staging.references();
+  const knownPlaces = new Set<string>();
+  for (let start = 0; start < places.length; start += LOOKUP_PAGE) {
+    for (const id of await existingPlaceIds(trx, accountId, places.slice(start, start + LOOKUP_PAGE))) {
+      knownPlaces.add(id);
+    }
+  }
+  for (const placeId of places) {
+    if (!knownPlaces.has(placeId)) {
+      const position = staging.firstPosition(placeId) ?? 0;
+      return { ok: false, missing: 'place', position, placeId, eventId: null };
+    }
+  }
+  const knownEvents = new Set<string>();
+  const eventIds = [...new Set(events.map((event) => event.eventId))];
+  for (let start = 0; start < eventIds.length; start += LOOKUP_PAGE) {
+    const pairs = await eventPlacePairs(trx, accountId, eventIds.slice(start, start + LOOKUP_PAGE));
+    for (const pair of pairs) knownEvents.add(`${pair.placeId}/${pair.eventId}`);
+  }
+  for (const { placeId, eventId } of events) {
+    if (!knownEvents.has(`${placeId}/${eventId}`)) {
+      const position = staging.firstPosition(placeId, eventId) ?? 0;
+      return { ok: false, missing: 'event', position, placeId, eventId };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Writes the staged upload of `accountId` in one transaction of `db`: each staged receipt's first
+ * version in the upload is compared with the stored receipt (inserted, updated or unchanged; the repeats
+ * within the upload were counted while staging) and its last version written when anything changed.
+ * Between pages the event loop gets a turn, so that other requests' reads (on SQLite, on the reader)
+ * are answered meanwhile.
+ */
+export async function applyStagedReceipts(
+  db: Db,
+  accountId: string,
+  staging: ReceiptStaging,
+  now: number,
+): Promise<ApplyOutcome> {
+  const repeats = staging.repeats();
+  const counts: ReceiptCounts = { inserted: 0, updated: repeats.updated, unchanged: repeats.unchanged };
+  return db.transaction().execute(async (trx) => {
+    const missing = await missingReference(trx, accountId, staging);
+    if (missing !== undefined) return missing;
+    for (const page of staging.pages(APPLY_PAGE)) {
+      const stored = await findReceipts(
+        trx,
+        accountId,
+        page.map(({ receipt }) => receipt.id),
+      );
+      const changes: ReceiptChange[] = [];
+      for (const { receipt, first, changedInUpload } of page) {
+        const before = stored.get(receipt.id);
+        const same = before !== undefined && sameReceipt(before, first);
+        if (before === undefined) counts.inserted += 1;
+        else if (same) counts.unchanged += 1;
+        else counts.updated += 1;
+        if (!same || changedInUpload) changes.push({ before, after: receipt });
+      }
+      await writeReceipts(
+        trx,
+        accountId,
+        changes.map((change) => change.after),
+        now,
+      );
+      await nextTurn();
+    }
+    return { ok: true as const, counts };
+  });
+}

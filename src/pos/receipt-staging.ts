@@ -1,0 +1,226 @@
+import SQLite from 'better-sqlite3';
+import { sameReceipt, type ReceiptData } from './receipt-repository.js';
+
+// The receipts of one upload, kept outside the service's database until the upload is whole (admin-api.md,
+// Point of sale: a bad receipt rejects the whole call). Kept in a temporary SQLite database of the upload's
+// own (a file SQLite deletes when it is closed, paged to disk past a few megabytes), so that an upload of
+// any length holds no connection of the service's database while its body arrives, and bounded memory.
+
+/** A checked receipt of an upload and where it sits in it (0-based index or 1-based NDJSON line). */
+export interface UploadedReceipt {
+  receipt: ReceiptData;
+  position: number;
+}
+
+/** One staged receipt: the last version the upload sent of its id, and what the apply step needs. */
+export interface StagedReceipt {
+  /** The last version of the receipt in the upload: the one stored. */
+  receipt: ReceiptData;
+  /** The first version of the receipt in the upload: the one compared with the stored receipt. */
+  first: ReceiptData;
+  /** Whether a later version differed from the one before it (then the receipt is written). */
+  changedInUpload: boolean;
+}
+
+/** Counts of versions of a receipt that came again in the upload, compared with the version before. */
+export interface RepeatCounts {
+  updated: number;
+  unchanged: number;
+}
+
+/** SQLite's page cache of a staging database, in KiB (negative: KiB, not pages): the rest goes to disk. */
+const CACHE_KIB = 2 * 1024;
+
+interface Row {
+  id: string;
+  position: number;
+  place_id: string;
+  event_id: string | null;
+  occurred_at: number;
+  payment_method: string;
+  brand: string | null;
+  amount_cents: number;
+  kind: string | null;
+  status: string;
+  demo: number;
+  first: string | null;
+  changed: number;
+}
+
+const COLUMNS =
+  'id, position, place_id, event_id, occurred_at, payment_method, brand, amount_cents, kind, status, demo, first, changed';
+
+const toReceipt = (row: Row): ReceiptData => ({
+  id: row.id,
+  placeId: row.place_id,
+  eventId: row.event_id,
+  occurredAt: row.occurred_at,
+  paymentMethod: row.payment_method,
+  brand: row.brand,
+  amountCents: row.amount_cents,
+  kind: row.kind,
+  status: row.status,
+  demo: row.demo === 1,
+});
+
+// The first version of a receipt sent again is rare: it is kept as JSON beside the last one.
+const encode = (receipt: ReceiptData) => JSON.stringify(receipt);
+const decode = (text: string) => JSON.parse(text) as ReceiptData;
+
+/** The staging store of one upload; `close` deletes it. */
+export interface ReceiptStaging {
+  /** Adds receipts in upload order: a receipt id already staged is replaced, its repeat counted. */
+  add(receipts: readonly UploadedReceipt[]): void;
+  /** Forgets every staged receipt (a JSON body whose `receipts` came twice: the last one counts). */
+  clear(): void;
+  /** The repeats counted so far. */
+  repeats(): RepeatCounts;
+  /** The staged receipts by id, `pageSize` at a time. */
+  pages(pageSize: number): Generator<StagedReceipt[]>;
+  /** The distinct places, and events with their place, that staged receipts name. */
+  references(): { places: string[]; events: { placeId: string; eventId: string }[] };
+  /** The first position of a staged receipt in `placeId` (and `eventId`, when given). */
+  firstPosition(placeId: string, eventId?: string): number | undefined;
+  close(): void;
+}
+
+/** Opens the staging store of one upload. */
+export function openReceiptStaging(): ReceiptStaging {
+  // An empty name: a temporary database of this connection alone, deleted when it closes.
+  const store = new SQLite('');
+  store.pragma('journal_mode = OFF');
+  store.pragma('synchronous = OFF');
+  store.pragma(`cache_size = -${CACHE_KIB}`);
+  store.exec(`create table staged (
+    id text primary key,
+    position integer not null,
+    place_id text not null,
+    event_id text,
+    occurred_at integer not null,
+    payment_method text not null,
+    brand text,
+    amount_cents integer not null,
+    kind text,
+    status text not null,
+    demo integer not null,
+    first text,
+    changed integer not null
+  ) without rowid`);
+  // One statement for any number of ids: they go in as one JSON array.
+  const findMany = store.prepare<[string], Row>(
+    `select ${COLUMNS} from staged where id in (select value from json_each(?))`,
+  );
+  const put = store.prepare(
+    `insert or replace into staged (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const page = store.prepare<[string, number], Row>(
+    `select ${COLUMNS} from staged where id > ? order by id limit ?`,
+  );
+  const counts: RepeatCounts = { updated: 0, unchanged: 0 };
+
+  const add = store.transaction((receipts: readonly UploadedReceipt[]) => {
+    const staged = new Map<
+      string,
+      { receipt: ReceiptData; position: number; first: string | null; changed: boolean }
+    >();
+    for (const row of findMany.all(JSON.stringify(receipts.map(({ receipt }) => receipt.id)))) {
+      staged.set(row.id, {
+        receipt: toReceipt(row),
+        position: row.position,
+        first: row.first,
+        changed: row.changed === 1,
+      });
+    }
+    for (const { receipt, position } of receipts) {
+      const before = staged.get(receipt.id);
+      if (before === undefined) {
+        staged.set(receipt.id, { receipt, position, first: null, changed: false });
+        continue;
+      }
+      const same = sameReceipt(before.receipt, receipt);
+      if (same) counts.unchanged += 1;
+      else counts.updated += 1;
+      staged.set(receipt.id, {
+        receipt,
+        position,
+        first: before.first ?? encode(before.receipt),
+        changed: before.changed || !same,
+      });
+    }
+    for (const [id, { receipt, position, first, changed }] of staged) {
+      put.run(
+        id,
+        position,
+        receipt.placeId,
+        receipt.eventId,
+        receipt.occurredAt,
+        receipt.paymentMethod,
+        receipt.brand,
+        receipt.amountCents,
+        receipt.kind,
+        receipt.status,
+        receipt.demo ? 1 : 0,
+        first,
+        changed ? 1 : 0,
+      );
+    }
+  });
+
+  return {
+    add(receipts) {
+      if (receipts.length > 0) add(receipts);
+    },
+    clear() {
+      store.exec('delete from staged');
+      counts.updated = 0;
+      counts.unchanged = 0;
+    },
+    repeats: () => ({ ...counts }),
+    *pages(pageSize) {
+      let after = '';
+      for (;;) {
+        const rows = page.all(after, pageSize);
+        if (rows.length === 0) return;
+        yield rows.map((row) => {
+          const receipt = toReceipt(row);
+          return {
+            receipt,
+            first: row.first === null ? receipt : decode(row.first),
+            changedInUpload: row.changed === 1,
+          };
+        });
+        after = rows[rows.length - 1]?.id ?? after;
+      }
+    },
+    references() {
+      const places = store.prepare<[], { place_id: string }>('select distinct place_id from staged').all();
+      const events = store
+        .prepare<[], { place_id: string; event_id: string }>(
+          'select distinct place_id, event_id from staged where event_id is not null',
+        )
+        .all();
+      return {
+        places: places.map((row) => row.place_id),
+        events: events.map((row) => ({ placeId: row.place_id, eventId: row.event_id })),
+      };
+    },
+    firstPosition(placeId, eventId) {
+      const row =
+        eventId === undefined
+          ? store
+              .prepare<[string], { p: number | null }>(
+                'select min(position) as p from staged where place_id = ?',
+              )
+              .get(placeId)
+          : store
+              .prepare<[string, string], { p: number | null }>(
+                'select min(position) as p from staged where place_id = ? and event_id = ?',
+              )
+              .get(placeId, eventId);
+      return row?.p ?? undefined;
+    },
+    close() {
+      store.close();
+    },
+  };
+}
