@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 /** The database handle every repository function takes first. */
 export type Db = Kysely<Database>;
@@ -61,5 +62,5 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
