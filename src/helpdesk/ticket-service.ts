@@ -4,13 +4,8 @@ import { Problem } from '../errors/problem.js';
 import { uuidv7 } from '../lib/identifiers.js';
 import type { CatalogService } from './catalog-service.js';
 import type { PartnerSystem } from './system-repository.js';
-import {
-  findTicketByExternalId,
-  insertTicketOnce,
-  listTickets,
-  type Ticket,
-  type TicketQuery,
-} from './ticket-repository.js';
+import { findTicketByExternalId, listTickets, type Ticket, type TicketQuery } from './ticket-repository.js';
+import { createTicketInserts } from './ticket-inserts.js';
 import { readTicketRequest, type TicketWarning } from './ticket-request.js';
 
 /** What opening a ticket came to: a refusal, a new ticket (201), or the existing one (200). */
@@ -31,6 +26,7 @@ export function createTicketService(deps: {
   catalog: Pick<CatalogService, 'ticketCatalog'>;
 }) {
   const { db, clock } = deps;
+  const insertTicket = createTicketInserts(db);
 
   function duplicateOf(ticket: Ticket, description: string): TicketOutcome {
     const warnings: TicketWarning[] =
@@ -72,7 +68,7 @@ export function createTicketService(deps: {
       }
 
       const now = clock.now();
-      const created = await insertTicketOnce(db, {
+      const created = await insertTicket({
         id: uuidv7(now),
         system_id: system.identifier,
         external_id: draft.externalId,
