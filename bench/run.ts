@@ -1,11 +1,14 @@
 import Fastify from 'fastify';
 import { openDatabase } from '../src/db/database.js';
 import { demoTicketApp } from './demo-app.js';
+import { benchTicketPath, printTable } from './ticket-path.js';
 
-// `npm run bench`: time per request of the ticket API through the whole app (inject, no sockets), as a
+// `npm run bench` (`-- --quick`: fewer rounds and shorter loads, under a minute without PostgreSQL and
+// Redis): time per request of the ticket API through the whole app (inject, no sockets), as a
 // ratio to a bare Fastify route measured in the same run. Not part of the tests' pass/fail.
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3000);
+const QUICK = process.argv.includes('--quick');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 300 : 3000));
 
 async function measure(name: string, run: (i: number) => Promise<unknown>): Promise<number> {
   for (let i = 0; i < Math.min(300, ROUNDS); i += 1) await run(-1 - i); // warm-up
@@ -83,3 +86,10 @@ for (const [name, perCall] of results)
 await app.close();
 await bare.close();
 await db.destroy();
+
+// The ticket path on real listening servers, each figure against its baseline of this run.
+printTable('ticket path on real listeners (autocannon)', await benchTicketPath({ quick: QUICK }));
+
+// Then what running as a fleet costs (bench/fleet.ts; it reads BENCH_ROUNDS when it loads).
+if (QUICK) process.env.BENCH_ROUNDS ??= String(ROUNDS);
+await import('./fleet.js');

@@ -93,7 +93,7 @@ export function createServices(deps: ServiceDeps): Services {
     readDb,
     clock,
     rateLimits,
-    tickets: createTicketService({ db, clock }),
+    tickets: createTicketService({ db, clock, catalog }),
     catalog,
     systems: createSystemService({ db, clock, catalog }),
     maintenance: createMaintenanceSwitch({ db, clock }),

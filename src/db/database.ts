@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
 import { ReadRoutingSqliteDialect } from './sqlite-read-routing.js';
+import { withStatementCache } from './statement-cache.js';
 
 /** The database handle every repository function takes first. */
 export type Db = Kysely<Database>;
@@ -67,10 +68,13 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  if (inMemory) return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  if (inMemory)
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   // Opened after the writer switched the file to WAL; it only reads, so it never takes the write lock.
   const reader = new SQLite(target.path);
   reader.pragma('query_only = ON');
   reader.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new ReadRoutingSqliteDialect(sqlite, reader) });
+  return new Kysely<Database>({
+    dialect: new ReadRoutingSqliteDialect(withStatementCache(sqlite), withStatementCache(reader)),
+  });
 }

@@ -1,4 +1,3 @@
-import type SQLite from 'better-sqlite3';
 import {
   SelectQueryNode,
   SqliteDialect,
@@ -8,6 +7,7 @@ import {
   type Driver,
   type QueryCompiler,
   type QueryResult,
+  type SqliteDatabase,
   type TransactionSettings,
 } from 'kysely';
 
@@ -168,8 +168,8 @@ function writerOf(connection: DatabaseConnection): DatabaseConnection {
  */
 export class ReadRoutingSqliteDialect extends SqliteDialect {
   constructor(
-    private readonly writer: SQLite.Database,
-    private readonly reader: SQLite.Database,
+    private readonly writer: SqliteDatabase,
+    private readonly reader: SqliteDatabase,
   ) {
     super({ database: writer });
   }

@@ -1,9 +1,11 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { putRow } from '../db/upsert.js';
-import { ticketOptions, type TicketOptions } from './catalog-repository.js';
+import { createCatalogCache } from './catalog-cache.js';
+import { ticketCatalog, ticketOptions, type TicketOptions } from './catalog-repository.js';
 import { listSystems, type PartnerSystem } from './system-repository.js';
 import { clearTicketCategory } from './ticket-repository.js';
+import type { TicketCatalog } from './ticket-request.js';
 import { invalidInput, notFound } from '../errors/refusals.js';
 
 // The help-desk catalog (admin-api.md, Help desk): companies, category types, priorities, categories,
@@ -43,6 +45,16 @@ function stored(values: Record<string, unknown>): Record<string, unknown> {
 /** The help-desk catalog service. */
 export function createCatalogService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
+  const cache = createCatalogCache({ db, clock });
+
+  /** Runs a change of the catalog; this process's copy is read again after it, whatever its outcome. */
+  async function changing<T>(change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } finally {
+      cache.invalidate();
+    }
+  }
 
   /** True when the table has an entry with this key. */
   async function exists(table: CatalogTable, key: string | number): Promise<boolean> {
@@ -83,7 +95,7 @@ export function createCatalogService(deps: { db: Db; clock: Clock }) {
           throw invalidInput('default_priority_id', `there is no priority ${priority}`);
         }
       }
-      const created = await putRow(db, table, KEY_COLUMN[table], key, stored(values));
+      const created = await changing(() => putRow(db, table, KEY_COLUMN[table], key, stored(values)));
       return { created, entry: await getEntry(table, key) };
     },
 
@@ -101,28 +113,40 @@ export function createCatalogService(deps: { db: Db; clock: Clock }) {
     async deleteCategory(categoryId: number): Promise<void> {
       if (!(await exists('hd_categories', categoryId))) throw notFound(`category ${categoryId}`);
       const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        await clearTicketCategory(trx, categoryId);
-        for (const found of await listSystems(trx)) {
-          const released = found.releasedCategoryIds.filter((released) => released !== categoryId);
-          if (found.defaultCategoryId !== categoryId && released.length === found.releasedCategoryIds.length)
-            continue;
-          await trx
-            .updateTable('hd_systems')
-            .set({
-              default_category_id: found.defaultCategoryId === categoryId ? null : found.defaultCategoryId,
-              released_category_ids: JSON.stringify(released),
-              updated_at: now,
-            })
-            .where('identifier', '=', found.identifier)
-            .execute();
-        }
-        await trx.deleteFrom('hd_categories').where('id', '=', categoryId).execute();
-      });
+      await changing(() =>
+        db.transaction().execute(async (trx) => {
+          await clearTicketCategory(trx, categoryId);
+          for (const found of await listSystems(trx)) {
+            const released = found.releasedCategoryIds.filter((released) => released !== categoryId);
+            if (
+              found.defaultCategoryId !== categoryId &&
+              released.length === found.releasedCategoryIds.length
+            )
+              continue;
+            await trx
+              .updateTable('hd_systems')
+              .set({
+                default_category_id: found.defaultCategoryId === categoryId ? null : found.defaultCategoryId,
+                released_category_ids: JSON.stringify(released),
+                updated_at: now,
+              })
+              .where('identifier', '=', found.identifier)
+              .execute();
+          }
+          await trx.deleteFrom('hd_categories').where('id', '=', categoryId).execute();
+        }),
+      );
     },
 
     /** The options a system sees (helpdesk-ticket-api.md, Ticket options). */
-    ticketOptions: (system: PartnerSystem): Promise<TicketOptions> => ticketOptions(db, system),
+    async ticketOptions(system: PartnerSystem): Promise<TicketOptions> {
+      return ticketOptions(await cache.get(), system);
+    },
+
+    /** What a ticket request of the system is checked against (the same copy of the catalog). */
+    async ticketCatalog(system: PartnerSystem): Promise<TicketCatalog> {
+      return ticketCatalog(await cache.get(), system);
+    },
   };
 }
 

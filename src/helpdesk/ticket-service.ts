@@ -2,15 +2,10 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { Problem } from '../errors/problem.js';
 import { uuidv7 } from '../lib/identifiers.js';
-import { ticketCatalog } from './catalog-repository.js';
+import type { CatalogService } from './catalog-service.js';
 import type { PartnerSystem } from './system-repository.js';
-import {
-  findTicketByExternalId,
-  insertTicketOnce,
-  listTickets,
-  type Ticket,
-  type TicketQuery,
-} from './ticket-repository.js';
+import { findTicketByExternalId, listTickets, type Ticket, type TicketQuery } from './ticket-repository.js';
+import { createTicketInserts } from './ticket-inserts.js';
 import { readTicketRequest, type TicketWarning } from './ticket-request.js';
 
 /** What opening a ticket came to: a refusal, a new ticket (201), or the existing one (200). */
@@ -25,8 +20,13 @@ const MISCONFIGURED_RETRY_AFTER_SECONDS = 300;
  * Opens tickets for partner systems (the registry of `external_id` is shared by both ticket routes) and
  * lists them for the back office.
  */
-export function createTicketService(deps: { db: Db; clock: Clock }) {
+export function createTicketService(deps: {
+  db: Db;
+  clock: Clock;
+  catalog: Pick<CatalogService, 'ticketCatalog'>;
+}) {
   const { db, clock } = deps;
+  const insertTicket = createTicketInserts(db);
 
   function duplicateOf(ticket: Ticket, description: string): TicketOutcome {
     const warnings: TicketWarning[] =
@@ -45,7 +45,7 @@ export function createTicketService(deps: { db: Db; clock: Clock }) {
   return {
     /** Validates the body text of a ticket request and opens the ticket, once per `external_id`. */
     async open(system: PartnerSystem, bodyText: string, source: Ticket['source']): Promise<TicketOutcome> {
-      const catalog = await ticketCatalog(db, system);
+      const catalog = await deps.catalog.ticketCatalog(system);
       const request = readTicketRequest(bodyText, catalog);
       if (!request.ok) return { kind: 'refused', problem: request.problem };
       const draft = request.draft;
@@ -68,7 +68,7 @@ export function createTicketService(deps: { db: Db; clock: Clock }) {
       }
 
       const now = clock.now();
-      const created = await insertTicketOnce(db, {
+      const created = await insertTicket({
         id: uuidv7(now),
         system_id: system.identifier,
         external_id: draft.externalId,

@@ -20,6 +20,10 @@ export interface ClosingGuard {
   track<H extends Handler>(handler: H): H;
 }
 
+/** What the shutdown's log calls a request's work in progress: method, URL (keys redacted) and kind. */
+const describe = (request: FastifyRequest, kind: 'request' | 'handler') => () =>
+  `${request.method} ${redactKeys(request.url)} (${kind})`;
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -47,7 +51,7 @@ export function guardClosing(
 
   const track = <H extends Handler>(handler: H): H => {
     const tracked = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const end = lifecycle.begin(`${request.method} ${redactKeys(request.url)} (handler)`);
+      const end = lifecycle.begin(describe(request, 'handler'));
       let result: unknown;
       try {
         result = handler.call(this, request, reply);
@@ -70,7 +74,7 @@ export function guardClosing(
 
   app.addHook('onRequest', (request, reply, done) => {
     if (lifecycle.phase() !== 'closing' || servedWhileClosing(request)) {
-      reply.raw.once('close', lifecycle.begin(`${request.method} ${redactKeys(request.url)} (request)`));
+      reply.raw.once('close', lifecycle.begin(describe(request, 'request')));
       done();
       return;
     }

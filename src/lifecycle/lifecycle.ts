@@ -17,7 +17,8 @@ export interface WorkInProgress {
 }
 
 interface Work {
-  readonly what: string;
+  /** A description, or how to make it: built only when the shutdown shows what is left. */
+  readonly what: string | (() => string);
   readonly since: number;
 }
 
@@ -45,8 +46,12 @@ export function createLifecycle(deps: { clock: Clock }) {
     startClosing(): void {
       phase = 'closing';
     },
-    /** Records work that has begun; the function returned ends it (the first call counts, later ones do nothing). */
-    begin(what: string): () => void {
+    /**
+     * Records work that has begun; the function returned ends it (the first call counts, later ones do
+     * nothing). Every request passes here twice, so a description that costs something to build is
+     * passed as a function, called only if the shutdown has to show it.
+     */
+    begin(what: string | (() => string)): () => void {
       const work: Work = { what, since: clock.now() };
       inProgress.add(work);
       return () => {
@@ -56,7 +61,10 @@ export function createLifecycle(deps: { clock: Clock }) {
     /** The work in progress now, oldest first. */
     inProgress(): WorkInProgress[] {
       const now = clock.now();
-      return [...inProgress].map((work) => ({ what: work.what, ms: now - work.since }));
+      return [...inProgress].map((work) => ({
+        what: typeof work.what === 'string' ? work.what : work.what(),
+        ms: now - work.since,
+      }));
     },
     /** Resolves once no work is in progress: at once when there is none. */
     idle(): Promise<void> {

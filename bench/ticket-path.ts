@@ -1,0 +1,263 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { FLEET_ADMIN_TOKEN, fleetEnv, setUpTicketSystem } from '../test/fleet/fleet-fixtures.js';
+import {
+  createProcessDatabase,
+  postgresTestUrl,
+  type ProcessDatabase,
+} from '../test/support/process-database.js';
+import { adminCall, freePort, startServer, type ServerProcess } from '../test/support/server-process.js';
+
+// `npm run bench` (and `-- --quick`): the ticket path on real listening servers (server processes on
+// 127.0.0.1, loaded with autocannon from this process), each figure against a baseline measured in the
+// same run (issue 10, "Fast where it counts"):
+// - ticket POST with 50 connections, requests per second, against a bare Fastify route (its own process)
+//   parsing the same body;
+// - ticket POST at 1,000 requests per second offered: p99 latency;
+// - POS ping with 50 connections, the Redis store against the in-process store (needs TEST_REDIS_URL);
+// - the server's peak resident memory (VmHWM) over the run.
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set, Redis when TEST_REDIS_URL (or
+// BENCH_REDIS_URL) is.
+
+/** One line of the table: a figure, its baseline of the same run, and the target it is held to. */
+export interface BenchRow {
+  figure: string;
+  database: string;
+  measured: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+}
+
+const TICKET_URL = '/v1/api-external-system/help-desk-ticket';
+const PING_URL = '/v1/api-public/ping';
+/** `[<id>]` is replaced by autocannon with a fresh id per request: every POST opens a new ticket. */
+const TICKET_BODY = JSON.stringify({
+  external_id: 'bench-[<id>]',
+  company: 'acme',
+  description: 'Printer jams on receipt 3.',
+  category: 10,
+});
+
+interface Load {
+  url: string;
+  port: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  seconds: number;
+  /** Requests per second offered over all connections; unset: as fast as answers come. */
+  rate?: number;
+}
+
+async function load(options: Load): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${options.port}${options.url}`,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body, idReplacement: true }),
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
+  });
+}
+
+/** Answers that are not the route's success: errors, timeouts, non-2xx. */
+const failures = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
+
+/** The bare baseline: Fastify with one POST route that parses the JSON body, in a process of its own. */
+async function startBareServer(): Promise<{ port: number; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ticket-path.ts', '--bare-server'], {
+    env: { PATH: process.env.PATH ?? '', BARE_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => {
+      resolve();
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`bare server exited ${code}`));
+    });
+  });
+  return { port, stop: () => child.kill('SIGTERM') };
+}
+
+async function serveBare(): Promise<void> {
+  const app = Fastify();
+  app.post(TICKET_URL, (request, reply) =>
+    reply.code(201).send({ ok: true, body: typeof request.body === 'object' }),
+  );
+  await app.listen({ port: Number(process.env.BARE_PORT), host: '127.0.0.1' });
+  process.stdout.write('listening\n');
+}
+
+/** Peak resident memory of a process (Linux VmHWM), in MB. */
+function peakRssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+async function admin(server: ServerProcess, method: string, path: string, body?: unknown) {
+  const response = await adminCall(server.adminPort, FLEET_ADMIN_TOKEN, method, path, body);
+  if (response.status >= 300) throw new Error(`admin ${method} ${path}: ${response.status} ${response.text}`);
+  return response;
+}
+
+/** A merchant account and a key for ping (pos-data-api.md, GET ping). */
+async function setUpMerchantKey(server: ServerProcess): Promise<string> {
+  await admin(server, 'PUT', '/admin/v1/pos/accounts/bench', { name: 'Bench Bares' });
+  const created = await admin(server, 'POST', '/admin/v1/pos/accounts/bench/keys', {
+    name: 'bench',
+    permissions: ['event.view'],
+  });
+  return (created.json as { key: string }).key;
+}
+
+const fmt = (value: number, digits = 0) => value.toFixed(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+async function ticketPath(
+  kind: ProcessDatabase['kind'],
+  options: { seconds: number; redisUrl: string | undefined },
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const database = await createProcessDatabase(kind);
+  const env = fleetEnv(database.url, { LOG_LEVEL: 'warn', IP_BLOCK_THRESHOLD: '1000000' });
+  const server = await startServer(env);
+  const bare = await startBareServer();
+  try {
+    await server.waitUntilListening();
+    const key = await setUpTicketSystem(server, { rateLimitPerMinute: 1_000_000 });
+    const ticketLoad = {
+      url: TICKET_URL,
+      method: 'POST' as const,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: TICKET_BODY,
+    };
+    // Warm-up: the JIT, the statement caches and the pool, not measured.
+    await load({ ...ticketLoad, port: server.port, connections: 10, seconds: 1 });
+    await load({ ...ticketLoad, port: bare.port, connections: 10, seconds: 1 });
+
+    const bareRun = await load({ ...ticketLoad, port: bare.port, connections: 50, seconds: options.seconds });
+    const ticketRun = await load({
+      ...ticketLoad,
+      port: server.port,
+      connections: 50,
+      seconds: options.seconds,
+    });
+    const ratio = ticketRun.requests.average / bareRun.requests.average;
+    rows.push({
+      figure: 'ticket POST, 50 connections (req/s)',
+      database: kind,
+      measured: fmt(ticketRun.requests.average),
+      baseline: `${fmt(bareRun.requests.average)} (bare Fastify)`,
+      ratio: pct(ratio),
+      target: `>= 40% ${ratio >= 0.4 ? 'met' : 'NOT met'}${failures(ticketRun) > 0 ? ` (${failures(ticketRun)} failed)` : ''}`,
+    });
+
+    const offered = await load({
+      ...ticketLoad,
+      port: server.port,
+      connections: 50,
+      seconds: options.seconds,
+      rate: 1000,
+    });
+    const achieved = offered.requests.total / options.seconds;
+    rows.push({
+      figure: 'ticket POST at 1,000 req/s offered: p99 (ms)',
+      database: kind,
+      measured: `${fmt(offered.latency.p99)} (p50 ${fmt(offered.latency.p50)}, ${fmt(achieved)} req/s served)`,
+      baseline: '1,000 req/s offered',
+      ratio: pct(achieved / 1000),
+      target: `< 10 ms ${offered.latency.p99 < 10 && achieved >= 950 ? 'met' : 'NOT met'}`,
+    });
+
+    if (options.redisUrl !== undefined) {
+      const merchantKey = await setUpMerchantKey(server);
+      const pingLoad = {
+        url: PING_URL,
+        headers: { authorization: `Bearer ${merchantKey}` },
+        connections: 50,
+        seconds: options.seconds,
+      };
+      await load({ ...pingLoad, port: server.port, seconds: 1 });
+      const memoryRun = await load({ ...pingLoad, port: server.port });
+      // The same database, served by a process whose limits live in Redis.
+      const redisServer = await startServer({
+        ...env,
+        REDIS_URL: options.redisUrl,
+        REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
+        PORT: String(await freePort()),
+        ADMIN_PORT: String(await freePort()),
+      });
+      try {
+        await redisServer.waitUntilListening();
+        await load({ ...pingLoad, port: redisServer.port, seconds: 1 });
+        const redisRun = await load({ ...pingLoad, port: redisServer.port });
+        const pingRatio = redisRun.requests.average / memoryRun.requests.average;
+        rows.push({
+          figure: 'POS ping, 50 connections, Redis store (req/s)',
+          database: kind,
+          measured: fmt(redisRun.requests.average),
+          baseline: `${fmt(memoryRun.requests.average)} (in-process store)`,
+          ratio: pct(pingRatio),
+          target: `>= 85% ${pingRatio >= 0.85 ? 'met' : 'NOT met'}`,
+        });
+      } finally {
+        await redisServer.stop();
+      }
+    }
+
+    const peak = peakRssMb(server.child.pid);
+    rows.push({
+      figure: 'server peak RSS over the run (MB)',
+      database: kind,
+      measured: fmt(peak),
+      baseline: '-',
+      ratio: '-',
+      target: `< 300 MB ${peak < 300 ? 'met' : 'NOT met'}`,
+    });
+  } finally {
+    bare.stop();
+    await server.stop();
+    await database.drop();
+  }
+  return rows;
+}
+
+/** Prints rows as one Markdown table. */
+export function printTable(title: string, rows: readonly BenchRow[]): void {
+  const header = ['figure', 'database', 'measured', 'baseline (same run)', 'ratio', 'target'];
+  const lines = rows.map((r) => [r.figure, r.database, r.measured, r.baseline, r.ratio, r.target]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i]?.length ?? 0)));
+  const row = (cells: readonly string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log(`\n${title}`);
+  console.log(row(header));
+  console.log(row(widths.map((w) => '-'.repeat(w))));
+  for (const line of lines) console.log(row(line));
+}
+
+/** The ticket path's rows: SQLite, then PostgreSQL when its URL is set. */
+export async function benchTicketPath(options: { quick: boolean }): Promise<BenchRow[]> {
+  const seconds = options.quick ? 3 : 10;
+  const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
+  const rows = await ticketPath('sqlite', { seconds, redisUrl });
+  if (postgresTestUrl !== undefined) {
+    rows.push(...(await ticketPath('postgres', { seconds, redisUrl })));
+  }
+  return rows;
+}
+
+if (process.argv.includes('--bare-server')) {
+  await serveBare();
+} else if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await benchTicketPath({ quick: process.argv.includes('--quick') });
+  printTable('ticket path on real listeners (autocannon)', rows);
+}
