@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { SLOT_LENGTHS, slotStart } from './sales-bucket-layout.js';
 
@@ -50,8 +51,6 @@ export interface BucketDelta {
 
 /** Buckets upserted per statement: 10 parameters each stays far below SQLite's and PostgreSQL's limits. */
 const UPSERT_BATCH = 1_000;
-/** Emptied buckets deleted per statement (a chain of OR terms, kept short for SQLite's parser). */
-const DELETE_BATCH = 100;
 
 /**
  * The bucket deltas of the changes: −1 receipt and −cents for every bucket an old counted state was in,
@@ -149,31 +148,16 @@ export async function applyBucketDeltas(db: Db, deltas: readonly BucketDelta[]):
       )
       .execute();
   }
-  // Only a bucket that lost receipts can have become empty.
-  const shrunk = deltas.filter((delta) => delta.receipts < 0);
-  for (let start = 0; start < shrunk.length; start += DELETE_BATCH) {
-    const batch = shrunk.slice(start, start + DELETE_BATCH);
+  // Only a bucket that lost receipts can have become empty. The empty buckets of an account are found
+  // through a partial index of them (migration 0003), so the delete reads no other bucket; the literal
+  // `receipts = 0` is what lets both databases use that index.
+  const shrunk = new Set(deltas.filter((delta) => delta.receipts < 0).map((delta) => delta.accountId));
+  for (const accountId of shrunk) {
     await db
       .deleteFrom('pos_sales_buckets')
-      .where('receipts', '=', 0)
+      .where('account_id', '=', accountId)
       // A bucket of no receipts with cents left would be a fault; it stays for the check to report.
-      .where('amount_cents', '=', 0)
-      .where((eb) =>
-        eb.or(
-          batch.map((delta) =>
-            eb.and([
-              eb('account_id', '=', delta.accountId),
-              eb('place_id', '=', delta.placeId),
-              eb('event_id', '=', delta.eventKey),
-              eb('slot_ms', '=', delta.slotMs),
-              eb('slot_start', '=', delta.slotStart),
-              eb('payment_method', '=', delta.paymentMethod),
-              eb('branded', '=', delta.branded),
-              eb('brand', '=', delta.brand),
-            ]),
-          ),
-        ),
-      )
+      .where(sql<boolean>`receipts = 0 and amount_cents = 0`)
       .execute();
   }
 }
