@@ -10,10 +10,12 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /**
- * Slot lengths in milliseconds, smallest first; each divides the next. Chosen by measurement (see
- * bench/sales.ts): every level of four times the one below it keeps a period's reading to at most six
- * slots a level (three at each edge), and the top level of 4096 hours (about 170 days) to one slot of a
- * 120-day period's middle, whatever the number of receipts. A receipt is counted in one bucket a level.
+ * Slot lengths in milliseconds, smallest first; each divides the next. Each length is four times the one
+ * below it, so a period reads at most six slots of a length (three at each edge) below the largest, and
+ * the number of buckets read levels off as receipts grow, whatever the offset of the bounds. The largest,
+ * 1024 hours (about 43 days), fits twice in the longest period without an event (120 days); a larger one
+ * never would, and would only cost writes (measured with bench/sales.ts against seven other layouts: see
+ * README, "Sales figures"). A counted receipt is in one bucket of each length (twice with an event).
  */
 export const SLOT_LENGTHS: readonly number[] = [
   15 * MINUTE,
@@ -23,7 +25,6 @@ export const SLOT_LENGTHS: readonly number[] = [
   64 * HOUR,
   256 * HOUR,
   1024 * HOUR,
-  4096 * HOUR,
 ];
 
 /** The start of the slot of `length` that holds the instant `ms` (floor, also before 1970). */

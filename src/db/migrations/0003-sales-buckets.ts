@@ -8,12 +8,10 @@ import { isPostgres } from '../dialect.js';
 
 /**
  * The slot lengths this migration builds (ms), as the layout was when it was written: 15 minutes, then
- * each level four times the one below, up to 4096 hours. A later layout comes with a migration of its own
- * that rebuilds the buckets, so this one keeps building what it always built.
+ * each four times the one below, up to 1024 hours. A later layout comes with a migration of its own that
+ * rebuilds the buckets, so this one keeps building what it always built.
  */
-const SLOT_LENGTHS = [
-  900_000, 3_600_000, 14_400_000, 57_600_000, 230_400_000, 921_600_000, 3_686_400_000, 14_745_600_000,
-];
+const SLOT_LENGTHS = [900_000, 3_600_000, 14_400_000, 57_600_000, 230_400_000, 921_600_000, 3_686_400_000];
 
 /** A bucket's key: the table is ordered by it, so a place's slot run of one length is one range. */
 const KEY = [
