@@ -55,7 +55,7 @@ const UPSERT_BATCH = 1_000;
 /**
  * The bucket deltas of the changes: −1 receipt and −cents for every bucket an old counted state was in,
  * +1 and +cents for every bucket a new counted state is in, summed per bucket; buckets whose changes
- * cancel out are left out. Sorted by bucket, so that concurrent writers lock buckets in one order.
+ * cancel out are left out. Sorted by bucket: the same changes always write their buckets in one order.
  */
 export function bucketDeltas(
   accountId: string,
