@@ -90,6 +90,10 @@ await db.destroy();
 // The ticket path on real listening servers, each figure against its baseline of this run.
 printTable('ticket path on real listeners (autocannon)', await benchTicketPath({ quick: QUICK }));
 
+// The sales route over pre-aggregated buckets against a covering-index scan (bench/sales.ts, which reads
+// --quick from the same command line).
+await import('./sales.js');
+
 // Then what running as a fleet costs (bench/fleet.ts; it reads BENCH_ROUNDS when it loads).
 if (QUICK) process.env.BENCH_ROUNDS ??= String(ROUNDS);
 await import('./fleet.js');

@@ -6,11 +6,12 @@ import { createMaintenanceSwitch, type MaintenanceSwitch } from './helpdesk/main
 import { createSystemService, type SystemService } from './helpdesk/system-service.js';
 import { createTicketService, type TicketService } from './helpdesk/ticket-service.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { bucketSalesReader } from './pos/bucket-sales-reader.js';
 import { createMerchantKeyService, type MerchantKeyService } from './pos/merchant-key-service.js';
 import { createPosDataService, type PosDataService } from './pos/pos-data-service.js';
 import { createPosLimits, type PosLimits } from './pos/pos-limits.js';
-import { rawSalesReader } from './pos/raw-sales-reader.js';
 import { createReceiptIngestion, type ReceiptIngestion } from './pos/receipt-ingestion.js';
+import type { SalesReader } from './pos/sales-reader.js';
 import { createSalesService, type SalesService } from './pos/sales-service.js';
 import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createIpBlock, type IpBlock } from './rate-limit/ip-block.js';
@@ -32,6 +33,8 @@ export interface ServiceDeps {
   clock?: Clock;
   /** Where every limit is counted: Redis for a fleet (`REDIS_URL`); default: in this process. */
   rateLimits?: RateLimitStore;
+  /** Where the sales figures are read: default the pre-aggregated buckets (the benchmark compares readers). */
+  salesReader?: SalesReader;
   config: Config;
 }
 
@@ -108,7 +111,7 @@ export function createServices(deps: ServiceDeps): Services {
     sales: createSalesService({
       readDb,
       limits,
-      reader: rawSalesReader,
+      reader: deps.salesReader ?? bucketSalesReader,
       queryTimeoutMs: config.posSalesQueryTimeoutMs,
     }),
     ipBlock: createIpBlock({ store: rateLimits, namespace: 'hd', threshold: config.ipBlockThreshold }),

@@ -3,28 +3,35 @@ import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
 import * as helpdesk from './migrations/0001-helpdesk.js';
 import * as pos from './migrations/0002-pos.js';
+import * as salesBuckets from './migrations/0003-sales-buckets.js';
 
 // Migrations are listed here rather than read from a folder, so that they work the same from the
 // TypeScript sources (tests) and from the compiled build.
 const migrations: Record<string, Migration> = {
   '0001-helpdesk': helpdesk,
   '0002-pos': pos,
+  '0003-sales-buckets': salesBuckets,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
-/** Applies every pending migration; throws with the failing migration's name if one fails. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+/** The migrator of this service's migrations, over `db` (tests also move it to a given migration). */
+export async function createMigrator(db: Kysely<Database>): Promise<Migrator> {
   // On PostgreSQL the migrator looks for its own tables in every schema unless told which one: name the
   // schema the connection works in, so that a database holding several schemas migrates each on its own.
   const schema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
+}
+
+/** Applies every pending migration; throws with the failing migration's name if one fails. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = await createMigrator(db);
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((result) => result.status === 'Error');
   if (error !== undefined) {

@@ -153,6 +153,35 @@ export interface PosReceiptTable {
   updated_at: number;
 }
 
+/**
+ * A pre-aggregated sales bucket: the counted receipts (`counted = 1`) of one place in one time slot with
+ * one stored payment method and brand, kept equal to their sum by deltas in the transaction of every
+ * receipt write (src/pos/sales-buckets.ts). Each receipt is in one bucket per slot length under the event
+ * key '' (every receipt of the place), and once more under its event's id when it has one.
+ */
+export interface PosSalesBucketTable {
+  account_id: string;
+  place_id: string;
+  /** '' for every receipt of the place, with or without event; else only the receipts of that event. */
+  event_id: string;
+  /** Length of the slot (ms): one of the layout's slot lengths (src/pos/sales-bucket-layout.ts). */
+  slot_ms: number;
+  /** Start of the slot (ms since the epoch, UTC), a multiple of its length. */
+  slot_start: number;
+  /** As stored on the receipts. */
+  payment_method: string;
+  /** 1 when the receipts recorded a brand (`brand`), 0 when they recorded none (`brand` is then ''). */
+  branded: number;
+  brand: string;
+  /** How many counted receipts; a bucket whose receipts all left is deleted, never kept at zero. */
+  receipts: number;
+  /**
+   * Their exact sum in cents: numeric on PostgreSQL (read as text), a 64-bit integer on SQLite (an
+   * overflow fails the write rather than rounding).
+   */
+  amount_cents: number | string | bigint;
+}
+
 /** A merchant's API key: settings, state, and the hashes of its current and previous key text. */
 export interface PosKeyTable {
   id: string;
@@ -188,6 +217,7 @@ export interface Database {
   pos_places: PosPlaceTable;
   pos_events: PosEventTable;
   pos_receipts: PosReceiptTable;
+  pos_sales_buckets: PosSalesBucketTable;
   pos_keys: PosKeyTable;
 }
 

@@ -1,8 +1,9 @@
-import type { CompiledQuery, Insertable, Selectable } from 'kysely';
+import { sql, type CompiledQuery, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { PosReceiptTable } from '../db/schema.js';
 import { countsTowardFigures } from './receipt-rules.js';
+import { updateSalesBuckets, type ReceiptChange } from './sales-buckets.js';
 
 /** What a device records of a receipt: every field the upsert compares (instants in ms, money in cents). */
 export interface ReceiptData {
@@ -151,8 +152,33 @@ function receiptRow(accountId: string, receipt: ReceiptData, now: number): Inser
 }
 
 /**
+ * Receipts whose bucket deltas are summed before they are applied: the more receipts of one slot a batch
+ * holds, the fewer buckets it writes (of one busy place's week, 500 receipts write 5.0 buckets a receipt
+ * and 5,000 write 3.1; of a day, 4.0 and 2.3), and the deltas of 5,000 stay a few megabytes.
+ */
+const BUCKET_BATCH = 5_000;
+
+/** The first key of the PostgreSQL advisory lock that serialises the receipt writes of one account. */
+const RECEIPT_WRITES_LOCK = 0x7265_6370;
+
+/**
+ * Waits until no other transaction writes receipts of the account, and keeps the others waiting until
+ * this one ends. A write must know the state each receipt had before it (the sales buckets subtract it):
+ * on PostgreSQL two transactions writing one receipt id at once would otherwise both read it as absent
+ * (or as the same old state) and both subtract or add for it. SQLite has one writer at a time already.
+ */
+async function lockReceiptWrites(db: Db, accountId: string): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`select pg_advisory_xact_lock(${RECEIPT_WRITES_LOCK}, hashtext(${accountId}))`.execute(db);
+  }
+}
+
+/**
  * Inserts new receipts and replaces changed ones (by id within the account). A replaced receipt keeps its
  * `received_at`; `counted` is derived from the rules, never taken from the caller. Ids must be distinct.
+ * Runs inside the caller's transaction, and updates the sales buckets in it: each receipt's stored state
+ * is read before it is replaced, and the buckets get what the old state counted subtracted and what the
+ * new one counts added.
  */
 export async function writeReceipts(
   db: Db,
@@ -160,10 +186,19 @@ export async function writeReceipts(
   receipts: readonly ReceiptData[],
   now: number,
 ): Promise<void> {
+  if (!db.isTransaction)
+    throw new Error('Receipts are written inside a transaction, with their sales buckets.');
+  await lockReceiptWrites(db, accountId);
+  let changes: ReceiptChange[] = [];
   for (let start = 0; start < receipts.length; start += WRITE_BATCH) {
-    const rows = receipts
-      .slice(start, start + WRITE_BATCH)
-      .map((receipt) => receiptRow(accountId, receipt, now));
+    const batch = receipts.slice(start, start + WRITE_BATCH);
+    // The stored states the sales buckets subtract (read before they are replaced).
+    const stored = await findReceipts(
+      db,
+      accountId,
+      batch.map((receipt) => receipt.id),
+    );
+    const rows = batch.map((receipt) => receiptRow(accountId, receipt, now));
     const build = () =>
       db
         .insertInto('pos_receipts')
@@ -192,5 +227,16 @@ export async function writeReceipts(
         rows.flatMap(Object.values),
       ),
     );
+    for (const receipt of batch) {
+      changes.push({
+        before: stored.get(receipt.id),
+        after: { ...receipt, counted: countsTowardFigures(receipt) },
+      });
+    }
+    if (changes.length >= BUCKET_BATCH) {
+      await updateSalesBuckets(db, accountId, changes);
+      changes = [];
+    }
   }
+  await updateSalesBuckets(db, accountId, changes);
 }

@@ -36,7 +36,7 @@ export type SalesOutcome =
   /** 503: the query did not finish within its time limit. */
   | { ok: false; reason: 'timed_out' };
 
-/** The sales service over a reader of receipts (raw now; pre-aggregated buckets later). */
+/** The sales service over a reader of receipts (the pre-aggregated buckets; the raw reader in comparisons). */
 export function createSalesService(deps: {
   readDb: Db;
   limits: Pick<PosLimits, 'beginSalesQuery'>;

@@ -142,9 +142,10 @@ describe.skipIf(skipped)(
       const leases = `${keyPrefix}pos:sales:{acme}`;
       const sales = (server: ServerProcess) =>
         call(server, 'GET', SALES_URL, { key: pos.key, ip: '198.51.100.3' });
-      // The receipts table locked: both first queries wait inside the database, holding their places.
+      // The tables sales are read from locked: both first queries wait inside the database, holding their
+      // places.
       const results = await db.transaction().execute(async (trx) => {
-        await sql`lock table pos_receipts in access exclusive mode`.execute(trx);
+        await sql`lock table pos_receipts, pos_sales_buckets in access exclusive mode`.execute(trx);
         const running = [sales(processes[0]), sales(processes[1])];
         await timeUntil(async () => (await redis.zcard(leases)) === 2, 10_000);
         const third = await Promise.all([sales(processes[0]), sales(processes[1])]);

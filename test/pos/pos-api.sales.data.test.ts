@@ -297,7 +297,9 @@ describeEachDialect('POS API data: sales figures property at route level', (dial
         fc.array(generatedArb, { minLength: 1, maxLength: 30 }),
         fc.array(queryArb, { minLength: 1, maxLength: 4 }),
         async (receipts, queries) => {
+          // A fresh start that goes around the write path: the buckets are emptied with the receipts.
           await t.db.deleteFrom('pos_receipts').execute();
+          await t.db.deleteFrom('pos_sales_buckets').execute();
           const stored = receipts.map((r, i) => ({ id: `r${i}`, r }));
           for (const account of ['acme', 'other']) {
             const mine = stored.filter(({ r }) => r.location.account === account);

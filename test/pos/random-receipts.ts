@@ -1,7 +1,9 @@
 import fc from 'fast-check';
+import type { AdminClient } from '../helper.js';
 import type { RawReceipt } from './figures-reference.js';
 import { CODES } from './figures-reference.js';
 import { RECEIPT_KINDS } from '../../src/pos/receipt-rules.js';
+import { SLOT_LENGTHS } from '../../src/pos/sales-bucket-layout.js';
 
 // Random receipts for the property tests of the sales figures (the query and the route), and the
 // expected set of counted receipts computed from them by hand (pos-data-api.md, "What counts toward the
@@ -41,8 +43,67 @@ export const bounds = fc.oneof<fc.Arbitrary<[number, number]>[]>(
     .map(([a, b]) => [BASE - HOUR + a, BASE + 72 * HOUR + b]),
 );
 
-/** Offsets devices and callers write, in minutes east of UTC. */
-export const offset = fc.constantFrom(0, -180, -240, 330, 345, -570, 840, -720);
+/** Offsets devices and callers write, in minutes east of UTC (+05:45, -03:30, +14:00 included). */
+export const offset = fc.constantFrom(0, -180, -240, 330, 345, -210, -570, 840, -720);
+
+const DAY = 24 * HOUR;
+const QUARTER = HOUR / 4;
+
+/**
+ * Instants where slots of the bucket layout and periods meet: a slot boundary of every length near the
+ * three days above (the one before, on and after them), local midnights of the offsets, and the epoch.
+ */
+const anchor = fc.oneof(
+  fc
+    .tuple(fc.constantFrom(...SLOT_LENGTHS), fc.integer({ min: -1, max: 1 }))
+    .map(([length, slots]) => BASE - (BASE % length) + slots * length),
+  offset.map((minutes) => Date.UTC(2026, 10, 20) - minutes * 60_000),
+  fc.constant(0),
+);
+/** On an anchor, a millisecond or a second off it, half a minute, minutes, or a quarter-hour less 1 ms. */
+const aroundAnchor = fc
+  .tuple(
+    anchor,
+    fc.constantFrom(0, 0, 1, -1, 999, -999, 1000, -1000, 30_000, -30_000, 420_000, QUARTER - 1, 1 - QUARTER),
+  )
+  .map(([at, delta]) => at + delta);
+
+/**
+ * Instants over two years and a half, for readers whose cost depends on where a period falls (the
+ * buckets): the three days above most often, anywhere within 400 days of them, around an anchor (so
+ * that receipts fall inside the partial quarter-hours at a period's edges, and on both sides of slot
+ * boundaries), or around the epoch (slots before 1970).
+ */
+export const wideInstant = fc.oneof(
+  { weight: 3, arbitrary: instant },
+  { weight: 2, arbitrary: fc.integer({ min: BASE - 400 * DAY, max: BASE + 400 * DAY }) },
+  { weight: 4, arbitrary: aroundAnchor },
+  { weight: 1, arbitrary: fc.integer({ min: -2 * DAY, max: 2 * DAY }) },
+);
+
+/**
+ * Periods over the wide instants: random bounds, bounds around anchors, or whole local days of an offset
+ * (up to 130, a few past the 120-day limit an event lifts) with each bound on a local midnight or a
+ * little off it (:30 past, say).
+ */
+export const wideBounds = fc.oneof<fc.Arbitrary<[number, number]>[]>(
+  bounds,
+  fc.tuple(wideInstant, wideInstant).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
+  fc.tuple(aroundAnchor, aroundAnchor).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
+  fc
+    .tuple(
+      offset,
+      fc.integer({ min: -300, max: 300 }),
+      fc.integer({ min: 0, max: 130 }),
+      fc.constantFrom(0, 1000, 30_000, -30_000),
+      fc.constantFrom(0, 1000, 30_000, -30_000),
+    )
+    .map(([minutes, day, days, fromDelta, toDelta]): [number, number] => {
+      const midnight = Date.UTC(2026, 10, 20) - minutes * 60_000 + day * DAY;
+      const from = midnight + fromDelta;
+      return [from, Math.max(from, midnight + days * DAY + toDelta)];
+    }),
+);
 
 /** An instant as ISO 8601 text with milliseconds and the offset (`Z` for zero, sometimes `+00:00`). */
 export function isoAt(ms: number, offsetMinutes: number, zulu: boolean): string {
@@ -127,6 +188,7 @@ export interface GeneratedReceipt {
 /** Random receipts at the locations, the first location most often (so that queries of it have figures). */
 export function generatedReceipt(
   locations: readonly [Location, ...Location[]],
+  when: fc.Arbitrary<number> = instant,
 ): fc.Arbitrary<GeneratedReceipt> {
   const [first, ...rest] = locations;
   const location =
@@ -141,7 +203,7 @@ export function generatedReceipt(
       location: fc.constant(at),
       event:
         at.events.length === 0 ? fc.constant(null) : fc.option(fc.constantFrom(...at.events), { freq: 2 }),
-      occurredAt: instant,
+      occurredAt: when,
       offset,
       zulu: fc.boolean(),
       method,
@@ -200,4 +262,83 @@ export function countedReceipts(
         COUNTING.includes(r.kind),
     )
     .map((r) => ({ method: r.method, brand: r.brand, cents: r.cents }));
+}
+
+/**
+ * A later state of a stored receipt: any of its status, amount, time, kind and demo flag changed, and
+ * maybe moved to another place of its account (with one of that place's events, or none) or to another
+ * event of its place; with nothing changed it is the same receipt sent again.
+ */
+export const correction = fc.record(
+  {
+    pick: fc.nat(),
+    status: fc.constantFrom<GeneratedReceipt['status']>('paid', 'unpaid', 'cancelled'),
+    cents,
+    occurredAt: wideInstant,
+    offset,
+    kind: fc.constantFrom(...KINDS),
+    demo: fc.boolean(),
+    move: fc.record({ location: fc.nat(), event: fc.nat({ max: 3 }) }),
+  },
+  { requiredKeys: ['pick'] },
+);
+export type Correction = typeof correction extends fc.Arbitrary<infer T> ? T : never;
+
+/** The receipt after the correction; a move goes to one of `locations` of the receipt's account. */
+export function corrected(
+  r: GeneratedReceipt,
+  c: Correction,
+  locations: readonly Location[],
+): GeneratedReceipt {
+  let { location, event } = r;
+  if (c.move !== undefined) {
+    const places = locations.filter((l) => l.account === r.location.account);
+    location = places[c.move.location % places.length] ?? location;
+    event = location.events[c.move.event] ?? null;
+  }
+  return {
+    ...r,
+    location,
+    event,
+    ...(c.status === undefined ? {} : { status: c.status }),
+    ...(c.cents === undefined ? {} : { cents: c.cents }),
+    ...(c.occurredAt === undefined ? {} : { occurredAt: c.occurredAt, offset: c.offset ?? r.offset }),
+    ...(c.kind === undefined ? {} : { kind: c.kind }),
+    ...(c.demo === undefined ? {} : { demo: c.demo }),
+  };
+}
+
+/**
+ * Writes the receipts through the admin API (ids r0, r1, …; one call per account), then each later call:
+ * one account's corrections in one call (the first picks the account, each one a receipt of it; a
+ * receipt may come twice, the later state winning). Returns the receipts as they should now be stored.
+ */
+export async function writeReceiptHistory(
+  t: AdminClient,
+  receipts: readonly GeneratedReceipt[],
+  calls: readonly (readonly Correction[])[],
+  locations: readonly Location[],
+): Promise<{ id: string; r: GeneratedReceipt }[]> {
+  const stored = receipts.map((r, i) => ({ id: `r${i}`, r }));
+  const accounts = [...new Set(stored.map(({ r }) => r.location.account))];
+  for (const account of accounts) {
+    await t.admin('POST', `/admin/v1/pos/accounts/${account}/receipts`, {
+      receipts: stored
+        .filter(({ r }) => r.location.account === account)
+        .map(({ id, r }) => receiptBody(id, r)),
+    });
+  }
+  for (const call of calls) {
+    const [first] = call;
+    if (first === undefined || stored.length === 0) continue;
+    const account = stored[first.pick % stored.length]!.r.location.account;
+    const mine = stored.filter(({ r }) => r.location.account === account);
+    const sent = call.map((c) => {
+      const one = mine[c.pick % mine.length]!;
+      one.r = corrected(one.r, c, locations);
+      return receiptBody(one.id, one.r);
+    });
+    await t.admin('POST', `/admin/v1/pos/accounts/${account}/receipts`, { receipts: sent });
+  }
+  return stored;
 }

@@ -1,0 +1,292 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { seedPosDemo } from '../../src/pos/demo.js';
+import { writeReceipts, type ReceiptData } from '../../src/pos/receipt-repository.js';
+import { checkSalesBuckets } from '../../src/pos/sales-bucket-audit.js';
+import { SLOT_LENGTHS } from '../../src/pos/sales-bucket-layout.js';
+import { bucketDeltas, type BucketedReceipt, type BucketDelta } from '../../src/pos/sales-buckets.js';
+import { describeEachDialect, describePostgres, useTestApp, type TestApp } from '../helper.js';
+import {
+  correction,
+  generatedReceipt,
+  wideInstant,
+  writeReceiptHistory,
+  type Location,
+} from './random-receipts.js';
+
+// The sales buckets kept by deltas (src/pos/sales-buckets.ts): every write of receipts subtracts what the
+// old states counted and adds what the new ones count, in its own transaction, so that the buckets always
+// equal the sums of the counted receipts (pos-data-api.md, "What counts toward the total": a late receipt
+// enters its period, a cancelled one leaves it). The sums the buckets are compared with are computed from
+// the raw receipts in SQL by the check (src/pos/sales-bucket-audit.ts, tested on its own).
+
+const AT = Date.parse('2026-11-20T21:37:12.345Z');
+
+function receipt(fields: Partial<BucketedReceipt> = {}): BucketedReceipt {
+  return {
+    placeId: 'P1',
+    eventId: null,
+    occurredAt: AT,
+    paymentMethod: 'tef_credit',
+    brand: 'VISA',
+    amountCents: 1250,
+    counted: true,
+    ...fields,
+  };
+}
+
+/** The deltas as `slot length → delta` for one event key. */
+const byLength = (deltas: BucketDelta[], eventKey: string) =>
+  new Map(deltas.filter((d) => d.eventKey === eventKey).map((d) => [d.slotMs, d]));
+
+describe('sales bucket deltas', () => {
+  it('a new counted receipt adds one receipt and its cents to one bucket a slot length, for every receipt of the place and again for its event', () => {
+    const deltas = bucketDeltas('acme', [{ before: undefined, after: receipt({ eventId: 'E1' }) }]);
+    expect(deltas).toHaveLength(2 * SLOT_LENGTHS.length);
+    for (const eventKey of ['', 'E1']) {
+      const slots = byLength(deltas, eventKey);
+      for (const length of SLOT_LENGTHS) {
+        const delta = slots.get(length)!;
+        expect(delta).toMatchObject({
+          accountId: 'acme',
+          placeId: 'P1',
+          paymentMethod: 'tef_credit',
+          branded: 1,
+          brand: 'VISA',
+          receipts: 1,
+          amountCents: 1250n,
+        });
+        expect(delta.slotStart <= AT && AT < delta.slotStart + length).toBe(true);
+        expect(delta.slotStart % length).toBe(0);
+      }
+      // The quarter-hour, the hour and the 4 hours of 21:37:12 UTC, by hand.
+      expect(slots.get(15 * 60_000)!.slotStart).toBe(Date.parse('2026-11-20T21:30:00Z'));
+      expect(slots.get(3_600_000)!.slotStart).toBe(Date.parse('2026-11-20T21:00:00Z'));
+      expect(slots.get(4 * 3_600_000)!.slotStart).toBe(Date.parse('2026-11-20T20:00:00Z'));
+    }
+  });
+
+  it('a receipt that stops counting (cancelled afterwards) takes its receipt and cents out of every bucket it was in', () => {
+    const deltas = bucketDeltas('acme', [{ before: receipt(), after: receipt({ counted: false }) }]);
+    expect(deltas).toHaveLength(SLOT_LENGTHS.length);
+    for (const delta of deltas)
+      expect(delta).toMatchObject({ eventKey: '', receipts: -1, amountCents: -1250n });
+  });
+
+  it('a corrected amount changes the cents of its buckets and not their count', () => {
+    const deltas = bucketDeltas('acme', [{ before: receipt(), after: receipt({ amountCents: 1000 }) }]);
+    for (const delta of deltas) expect(delta).toMatchObject({ receipts: 0, amountCents: -250n });
+  });
+
+  it('a receipt moved in time, to another place or event leaves its old buckets and enters the new ones', () => {
+    const moved = receipt({ placeId: 'P2', eventId: 'E3', occurredAt: AT + 86_400_000 * 400 });
+    const deltas = bucketDeltas('acme', [{ before: receipt({ eventId: 'E1' }), after: moved }]);
+    const out = deltas.filter((d) => d.receipts === -1);
+    const into = deltas.filter((d) => d.receipts === 1);
+    expect(out.map((d) => `${d.placeId}/${d.eventKey}`).sort()).toEqual(
+      [...SLOT_LENGTHS.map(() => 'P1/'), ...SLOT_LENGTHS.map(() => 'P1/E1')].sort(),
+    );
+    expect(into.map((d) => `${d.placeId}/${d.eventKey}`).sort()).toEqual(
+      [...SLOT_LENGTHS.map(() => 'P2/'), ...SLOT_LENGTHS.map(() => 'P2/E3')].sort(),
+    );
+  });
+
+  it('a receipt without brand and one whose recorded brand is empty go to different buckets (reported under different lines)', () => {
+    const deltas = bucketDeltas('acme', [
+      { before: undefined, after: receipt({ brand: null }) },
+      { before: undefined, after: receipt({ brand: '' }) },
+    ]);
+    expect(deltas).toHaveLength(2 * SLOT_LENGTHS.length);
+    expect(deltas.filter((d) => d.branded === 0 && d.brand === '')).toHaveLength(SLOT_LENGTHS.length);
+    expect(deltas.filter((d) => d.branded === 1 && d.brand === '')).toHaveLength(SLOT_LENGTHS.length);
+  });
+
+  it('receipts that count neither before nor after, and receipts written again unchanged, change no bucket', () => {
+    expect(
+      bucketDeltas('acme', [
+        { before: undefined, after: receipt({ counted: false }) },
+        { before: receipt({ counted: false }), after: receipt({ counted: false, amountCents: 5 }) },
+        { before: receipt(), after: receipt() },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('the deltas of a batch are summed per bucket and those that cancel out are left out, in one order of buckets whatever the order of the receipts', () => {
+    const changes = [
+      { before: undefined, after: receipt() },
+      { before: undefined, after: receipt({ amountCents: 50, occurredAt: AT + 1 }) },
+      { before: receipt({ paymentMethod: 'cash', brand: null }), after: undefined },
+      { before: undefined, after: receipt({ paymentMethod: 'cash', brand: null }) },
+    ];
+    const deltas = bucketDeltas('acme', changes);
+    expect(deltas).toHaveLength(SLOT_LENGTHS.length);
+    for (const delta of deltas) expect(delta).toMatchObject({ receipts: 2, amountCents: 1300n });
+    expect(bucketDeltas('acme', [...changes].reverse())).toEqual(deltas);
+  });
+});
+
+/** Where the generated receipts are recorded. */
+const LOCATIONS: [Location, Location, Location] = [
+  { account: 'acme', place: 'p1', events: ['e1', 'e2'] },
+  { account: 'acme', place: 'p2', events: ['e3'] },
+  { account: 'other', place: 'p1', events: ['e1'] },
+];
+
+async function seed(t: TestApp): Promise<void> {
+  for (const account of ['acme', 'other']) {
+    await t.admin('PUT', `/admin/v1/pos/accounts/${account}`, { name: account });
+  }
+  for (const { account, place, events } of LOCATIONS) {
+    await t.admin('PUT', `/admin/v1/pos/accounts/${account}/places/${place}`, { timezone: 'America/Recife' });
+    for (const event of events) {
+      await t.admin('PUT', `/admin/v1/pos/accounts/${account}/places/${place}/events/${event}`, {
+        name: event,
+      });
+    }
+  }
+}
+
+const bucketCount = async (t: TestApp) =>
+  Number(
+    (
+      await t.db
+        .selectFrom('pos_sales_buckets')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** A receipt as the write path takes it. */
+function data(id: string, fields: Partial<ReceiptData> = {}): ReceiptData {
+  return {
+    id,
+    placeId: 'p1',
+    eventId: null,
+    occurredAt: AT,
+    paymentMethod: 'tef_credit',
+    brand: 'VISA',
+    amountCents: 1250,
+    kind: 'sale',
+    status: 'paid',
+    demo: false,
+    ...fields,
+  };
+}
+
+describeEachDialect('sales buckets kept by the write path', (dialect) => {
+  const t = useTestApp(dialect);
+
+  it('after any history of writes through the admin API (new and late receipts, corrections, cancellations, moves to another place or event, a receipt twice in one call, receipts sent again unchanged) the buckets equal the sums of the counted receipts', async () => {
+    await seed(t);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(generatedReceipt(LOCATIONS, wideInstant), { minLength: 1, maxLength: 30, size: 'max' }),
+        fc.array(fc.array(correction, { minLength: 1, maxLength: 3 }), { maxLength: 5 }),
+        async (receipts, calls) => {
+          // A fresh start around the write path: receipts and buckets emptied together.
+          await t.db.deleteFrom('pos_receipts').execute();
+          await t.db.deleteFrom('pos_sales_buckets').execute();
+          await writeReceiptHistory(t, receipts, calls, LOCATIONS);
+          expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('a bucket whose receipts all left is deleted, not kept at zero', async () => {
+    await seed(t);
+    const post = (status: string) =>
+      t.admin('POST', '/admin/v1/pos/accounts/acme/receipts', {
+        receipts: [
+          {
+            id: 'R1',
+            place: 'p1',
+            event: 'e1',
+            occurred_at: '2026-11-20T18:37:12-03:00',
+            payment_method: 'cash',
+            amount: '12.50',
+            kind: 'sale',
+            status,
+          },
+        ],
+      });
+    await post('paid');
+    expect(await bucketCount(t)).toBe(2 * SLOT_LENGTHS.length);
+    await post('cancelled');
+    expect(await bucketCount(t)).toBe(0);
+  });
+
+  it('the demo seed keeps the buckets: they equal the sums of its receipts', async () => {
+    await seedPosDemo(t.services, { receipts: 3000 });
+    expect(await bucketCount(t)).toBeGreaterThan(3000);
+    expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
+  });
+
+  it('receipts are written only inside a transaction, which their buckets change with', async () => {
+    await seed(t);
+    await expect(writeReceipts(t.db, 'acme', [data('R1')], AT)).rejects.toThrow(/inside a transaction/);
+    expect(await t.db.selectFrom('pos_receipts').selectAll().execute()).toEqual([]);
+    expect(await bucketCount(t)).toBe(0);
+  });
+
+  it('a bucket beyond 2^63 - 1 cents: exact on PostgreSQL (numeric); on SQLite the write fails and nothing of it is stored, never a rounded sum', async () => {
+    await seed(t);
+    const max = Number.MAX_SAFE_INTEGER;
+    const write = (from: number, count: number) =>
+      t.db.transaction().execute((trx) =>
+        writeReceipts(
+          trx,
+          'acme',
+          Array.from({ length: count }, (_, i) => data(`R${from + i}`, { amountCents: max })),
+          AT,
+        ),
+      );
+    // 1,000 receipts of 2^53 - 1 cents in one bucket: about 9.007 * 10^18 cents, below 2^63 - 1.
+    await write(0, 1000);
+    // 100 more pass it.
+    const more = write(1000, 100);
+    const stored = () => t.db.selectFrom('pos_receipts').select('id').execute();
+    if (dialect.name === 'sqlite') {
+      await expect(more).rejects.toThrow(/CHECK constraint failed/);
+      expect(await stored()).toHaveLength(1000);
+    } else {
+      await more;
+      expect(await stored()).toHaveLength(1100);
+    }
+    const { rows } = await sql<{ cents: string }>`
+      select cast(amount_cents as text) as cents from pos_sales_buckets where event_id = '' limit 1`.execute(
+      t.db,
+    );
+    const receipts = dialect.name === 'sqlite' ? 1000n : 1100n;
+    expect(rows[0]?.cents).toBe((receipts * BigInt(max)).toString());
+    expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
+  });
+});
+
+describePostgres('sales buckets under concurrent writes', (dialect) => {
+  const t = useTestApp(dialect);
+
+  it('two transactions writing one new receipt id at once leave the buckets equal to the receipts: the receipt writes of an account wait for each other', async () => {
+    await seed(t);
+    let written!: () => void;
+    const firstWritten = new Promise<void>((resolve) => (written = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const first = t.db.transaction().execute(async (trx) => {
+      await writeReceipts(trx, 'acme', [data('R1', { amountCents: 100 })], AT);
+      written();
+      await released;
+    });
+    await firstWritten;
+    // The same id, another state, while the first transaction is still open: it must wait, then
+    // replace the first's state (subtracting it), not take the receipt for new.
+    const later = data('R1', { amountCents: 700, occurredAt: AT + 86_400_000 });
+    const second = t.db.transaction().execute((trx) => writeReceipts(trx, 'acme', [later], AT));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await Promise.all([first, second]);
+    expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
+  });
+});
