@@ -1,6 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // The client's README examples import the package by its name: the tests run its sources.
+    alias: {
+      '@partner-gateway/client': fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)),
+    },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -130,6 +130,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
   registerDocs(publicApp, {
     limits: services.limits,
     publicBaseUrl: config.publicBaseUrl,
+    clock,
     notFound: answerNotFound,
   });
   publicApp.setErrorHandler((error, request, reply) => {

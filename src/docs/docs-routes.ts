@@ -1,14 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
 import { helpDeskDocument } from '../openapi/help-desk-document.js';
 import { posDocument } from '../openapi/pos-document.js';
 import type { Json } from '../openapi/schema-components.js';
 import type { PosLimits } from '../pos/pos-limits.js';
+import { docsAssets, type DocsAsset } from './docs-assets.js';
+import { API_PAGES, DOCS_CSP, indexPage, referencePage } from './docs-pages.js';
+import { helpDeskGuide, posGuide } from './getting-started.js';
 
 // The documentation of both public APIs, outside both prefixes, under /docs (DECISIONS, POS data API):
-// today the two OpenAPI documents; the rendered pages come later under the same prefix and the same
-// limit. Every call under the prefix, a miss included, counts toward the per-IP limit of 30 a minute.
+// an index, one page per API (a getting started, then the document rendered), the two OpenAPI documents
+// and the renderer's files. Every call under the prefix, a miss included, counts toward the per-IP limit
+// of 30 a minute; so a page is one request, its document inside it, and its two files are fingerprinted
+// and kept by the browser for a year: opening the three pages costs five requests, then one a page.
 
 /** The prefix of the documentation on the public listener. */
 export const DOCS_PREFIX = '/docs';
@@ -17,8 +23,10 @@ export const DOCS_PREFIX = '/docs';
 export interface DocsDeps {
   /** The per-IP limit of the documentation pages. */
   limits: Pick<PosLimits, 'checkDocumentationPage'>;
-  /** `{base_url}` of the documents' `servers` (config PUBLIC_BASE_URL). */
+  /** `{base_url}` of the documents' `servers` and of the guides' commands (config PUBLIC_BASE_URL). */
   publicBaseUrl: string;
+  /** Dates the POS guide's sales query (the last 3 days). */
+  clock: Clock;
   /** Answers a path under the prefix that is no page (the listener's own not-found answer). */
   notFound(request: FastifyRequest, reply: FastifyReply): unknown;
 }
@@ -63,9 +71,60 @@ export function registerDocs(app: FastifyInstance, deps: DocsDeps): void {
             .send(JSON.stringify(documentOf(name, deps.publicBaseUrl))),
         );
       }
+      docs.get('/', (_request, reply) =>
+        page(reply).send(indexPage(DOCS_PREFIX, docsAssets(), deps.publicBaseUrl)),
+      );
+      docs.get(API_PAGES['help-desk'].path, (_request, reply) =>
+        page(reply).send(
+          referencePage(
+            DOCS_PREFIX,
+            docsAssets(),
+            API_PAGES['help-desk'],
+            helpDeskGuide(deps.publicBaseUrl),
+            documentOf('help-desk', deps.publicBaseUrl),
+          ),
+        ),
+      );
+      docs.get(API_PAGES.pos.path, (_request, reply) =>
+        page(reply).send(
+          referencePage(
+            DOCS_PREFIX,
+            docsAssets(),
+            API_PAGES.pos,
+            posGuide(deps.publicBaseUrl, deps.clock.now()),
+            documentOf('pos', deps.publicBaseUrl),
+          ),
+        ),
+      );
+      docs.get<{ Params: { file: string } }>('/assets/:file', (request, reply) => {
+        const { script, stylesheet } = docsAssets();
+        const asset = [script, stylesheet].find((a) => a.path === `/assets/${request.params.file}`);
+        if (asset === undefined) return deps.notFound(request, reply);
+        return sendAsset(request, reply, asset);
+      });
       docs.setNotFoundHandler((request, reply) => deps.notFound(request, reply));
       done();
     },
     { prefix: DOCS_PREFIX },
   );
+}
+
+/** An HTML page: its CSP; not stored (the POS guide's dates move, and a page is one request anyway). */
+function page(reply: FastifyReply): FastifyReply {
+  return reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP);
+}
+
+/**
+ * A fingerprinted file: its path changes with its bytes, so the browser keeps it for a year without
+ * asking again (each ask would count toward the limit), gzipped when the browser accepts it.
+ */
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: DocsAsset): FastifyReply {
+  reply
+    .type(asset.type)
+    .header('cache-control', 'public, max-age=31536000, immutable')
+    .header('vary', 'accept-encoding');
+  if (/\bgzip\b/i.test(request.headers['accept-encoding'] ?? '')) {
+    return reply.header('content-encoding', 'gzip').send(asset.gzip);
+  }
+  return reply.send(asset.body);
 }

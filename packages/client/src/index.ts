@@ -1,0 +1,27 @@
+// The typed client of the partner help-desk ticket API and the point-of-sale data API: ESM, no
+// dependency beyond the platform's fetch, its types generated from the service's OpenAPI documents.
+
+export { ApiError, kindOfStatus, TicketNotAcknowledgedError } from './api-error.js';
+export type { ErrorKind, ProblemBody } from './api-error.js';
+export { createPosClient } from './pos-client.js';
+export type {
+  EventsPage,
+  EventsQuery,
+  Ping,
+  Places,
+  PosClient,
+  SalesByPaymentMethod,
+  SalesQuery,
+} from './pos-client.js';
+export { createTicketsClient } from './tickets-client.js';
+export type {
+  KnownTicketWarningCode,
+  Ticket,
+  TicketOptions,
+  TicketRequest,
+  TicketResult,
+  TicketsClient,
+  TicketsClientOptions,
+  TicketWarning,
+} from './tickets-client.js';
+export type { ApiResult, ClientOptions, Deprecation, RateLimit, RetryPolicy } from './transport.js';

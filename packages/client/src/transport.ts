@@ -1,0 +1,181 @@
+import { ApiError, type ProblemBody } from './api-error.js';
+
+/** The rate-limit headers of an answer (`X-RateLimit-Limit`, `-Remaining`, `-Reset`). */
+export interface RateLimit {
+  /** Calls allowed per window. */
+  limit: number;
+  /** Calls left (the lower of the key's and the account's balance on the POS API). */
+  remaining: number;
+  /** Unix seconds when the oldest call in the window stops counting (an upper bound). */
+  reset: number;
+}
+
+/** `Deprecation: true` and `Sunset` on an answer: the key used was rotated out and stops at `sunset`. */
+export interface Deprecation {
+  /** The `Sunset` instant, or null when the header is absent or unreadable. */
+  sunset: Date | null;
+}
+
+/** A successful answer: its body and the headers every caller may need. */
+export interface ApiResult<T> {
+  /** 200 or 201. */
+  status: number;
+  body: T;
+  /** `X-Request-Id`. */
+  requestId: string | undefined;
+  /** The rate-limit headers, or null when the limit was not measured on this call (never read as zero). */
+  rateLimit: RateLimit | null;
+  /** Set when the answer said the key is deprecated. */
+  deprecation: Deprecation | null;
+}
+
+/** How refusals that ask for a wait (429 and 503 with `Retry-After`) are retried. */
+export interface RetryPolicy {
+  /** Calls in all, the first included (default 4). */
+  attempts: number;
+  /**
+   * The longest single wait, in seconds (default 60): a longer `Retry-After` (a maintenance window) is not
+   * waited, the refusal is returned at once. The total wait of one call is thus at most
+   * `(attempts - 1) × maxWaitSeconds`: 180 s by default.
+   */
+  maxWaitSeconds: number;
+}
+
+/** What both clients are built from. */
+export interface ClientOptions {
+  /** `{base_url}`: the service's address, e.g. `https://api.example.com` (no path). */
+  baseUrl: string;
+  /** The API key, sent as `Authorization: Bearer <key>`. */
+  key: string;
+  /** The fetch to use (default: the platform's). */
+  fetch?: typeof fetch;
+  /** Waits the given milliseconds (default: a timer); tests pass one that returns at once. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The time in milliseconds since the epoch (default `Date.now`); reads `Retry-After` dates. */
+  now?: () => number;
+  /** Retries of 429 and 503; `{ attempts: 1 }` turns them off. */
+  retry?: Partial<RetryPolicy>;
+  /** Called on every answer carrying `Deprecation` (the key was rotated out: switch before `sunset`). */
+  onDeprecation?: (deprecation: Deprecation, path: string) => void;
+}
+
+/** One request, as the clients describe it. */
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'OPTIONS';
+  /** The path from the base URL, e.g. `/v1/api-public/ping`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** A JSON body. */
+  json?: unknown;
+}
+
+/** Sends requests with the key, reads answers, retries 429 and 503 as the documents say. */
+export interface Transport {
+  /**
+   * Sends the request (again, as it was, after each wait) and answers its success, or throws the last
+   * `ApiError`, or the fetch's own error when no answer came. `tries.count` tells how many were sent.
+   */
+  send<T>(request: ApiRequest, tries?: { count: number }): Promise<ApiResult<T>>;
+}
+
+const realSleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+function integerHeader(headers: Headers, name: string): number | null {
+  const value = headers.get(name);
+  return value !== null && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+function rateLimitOf(headers: Headers): RateLimit | null {
+  const limit = integerHeader(headers, 'x-ratelimit-limit');
+  const remaining = integerHeader(headers, 'x-ratelimit-remaining');
+  const reset = integerHeader(headers, 'x-ratelimit-reset');
+  return limit === null || remaining === null || reset === null ? null : { limit, remaining, reset };
+}
+
+/** `Retry-After` in whole seconds: delta-seconds, or an HTTP date counted from `now`. */
+function retryAfterOf(headers: Headers, now: number): number | null {
+  const value = headers.get('retry-after');
+  if (value === null) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function deprecationOf(headers: Headers): Deprecation | null {
+  if (headers.get('deprecation') === null) return null;
+  const sunset = headers.get('sunset');
+  const date = sunset === null ? NaN : Date.parse(sunset);
+  return { sunset: Number.isNaN(date) ? null : new Date(date) };
+}
+
+async function bodyOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The transport of one client. */
+export function createTransport(options: ClientOptions): Transport {
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const sleep = options.sleep ?? realSleep;
+  const now = options.now ?? Date.now;
+  const policy: RetryPolicy = { attempts: 4, maxWaitSeconds: 60, ...options.retry };
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  async function once<T>(request: ApiRequest): Promise<ApiResult<T>> {
+    const url = new URL(base + request.path);
+    for (const [name, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.key}`,
+      accept: 'application/json',
+    };
+    if (request.json !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetchFn(url, {
+      method: request.method,
+      headers,
+      ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),
+    });
+    const body = await bodyOf(response);
+    const deprecation = deprecationOf(response.headers);
+    if (deprecation !== null) options.onDeprecation?.(deprecation, request.path);
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    const rateLimit = rateLimitOf(response.headers);
+    if (response.ok) return { status: response.status, body: body as T, requestId, rateLimit, deprecation };
+    throw new ApiError({
+      status: response.status,
+      problem: typeof body === 'object' && body !== null ? (body as ProblemBody) : undefined,
+      requestId,
+      retryAfter: retryAfterOf(response.headers, now()),
+      rateLimit,
+    });
+  }
+
+  return {
+    async send<T>(request: ApiRequest, tries = { count: 0 }): Promise<ApiResult<T>> {
+      for (;;) {
+        tries.count += 1;
+        try {
+          return await once<T>(request);
+        } catch (error) {
+          // Only a refusal that names its wait is retried, and only while the wait is bounded.
+          const waitable =
+            error instanceof ApiError &&
+            (error.status === 429 || error.status === 503) &&
+            error.retryAfter !== null &&
+            error.retryAfter <= policy.maxWaitSeconds;
+          if (!waitable || tries.count >= policy.attempts) throw error;
+          await sleep(error.retryAfter * 1000);
+        }
+      }
+    },
+  };
+}
