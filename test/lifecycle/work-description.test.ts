@@ -13,13 +13,13 @@ describe('work in progress: descriptions', () => {
     const ends = Array.from({ length: 100 }, (_, i) =>
       lifecycle.begin(() => {
         built += 1;
-        return `GET /work/${i} (request)`;
+        return `GET /jobs/${i} (request)`;
       }),
     );
     for (const end of ends.slice(1)) end();
     expect(built).toBe(0);
     clock.advance(250);
-    expect(lifecycle.inProgress()).toEqual([{ what: 'GET /work/0 (request)', ms: 250 }]);
+    expect(lifecycle.inProgress()).toEqual([{ what: 'GET /jobs/0 (request)', ms: 250 }]);
     expect(built).toBe(1);
   });
 });
