@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { PosReceiptTable } from '../db/schema.js';
 import { countsTowardFigures } from './receipt-rules.js';
+import { rebuildSalesBuckets } from './sales-bucket-audit.js';
 import { updateSalesBuckets, type ReceiptChange } from './sales-buckets.js';
 
 /** What a device records of a receipt: every field the upsert compares (instants in ms, money in cents). */
@@ -178,14 +179,18 @@ async function lockReceiptWrites(db: Db, accountId: string): Promise<void> {
  * `received_at`; `counted` is derived from the rules, never taken from the caller. Ids must be distinct.
  * Runs inside the caller's transaction, and updates the sales buckets in it: each receipt's stored state
  * is read before it is replaced, and the buckets get what the old state counted subtracted and what the
- * new one counts added.
+ * new one counts added. With `buckets: 'rebuild'` (a bulk load, such as the demo's 200,000 receipts) no
+ * state is read: the account's buckets are rebuilt from all its receipts once they are written, which
+ * costs in proportion to the account's receipts, not to those written.
  */
 export async function writeReceipts(
   db: Db,
   accountId: string,
   receipts: readonly ReceiptData[],
   now: number,
+  options: { buckets?: 'deltas' | 'rebuild' } = {},
 ): Promise<void> {
+  const deltas = options.buckets !== 'rebuild';
   if (!db.isTransaction)
     throw new Error('Receipts are written inside a transaction, with their sales buckets.');
   await lockReceiptWrites(db, accountId);
@@ -193,11 +198,13 @@ export async function writeReceipts(
   for (let start = 0; start < receipts.length; start += WRITE_BATCH) {
     const batch = receipts.slice(start, start + WRITE_BATCH);
     // The stored states the sales buckets subtract (read before they are replaced).
-    const stored = await findReceipts(
-      db,
-      accountId,
-      batch.map((receipt) => receipt.id),
-    );
+    const stored = deltas
+      ? await findReceipts(
+          db,
+          accountId,
+          batch.map((receipt) => receipt.id),
+        )
+      : undefined;
     const rows = batch.map((receipt) => receiptRow(accountId, receipt, now));
     const build = () =>
       db
@@ -227,6 +234,7 @@ export async function writeReceipts(
         rows.flatMap(Object.values),
       ),
     );
+    if (stored === undefined) continue;
     for (const receipt of batch) {
       changes.push({
         before: stored.get(receipt.id),
@@ -238,5 +246,6 @@ export async function writeReceipts(
       changes = [];
     }
   }
-  await updateSalesBuckets(db, accountId, changes);
+  if (deltas) await updateSalesBuckets(db, accountId, changes);
+  else await rebuildSalesBuckets(db, { accountId });
 }

@@ -92,14 +92,15 @@ function expectedBuckets(accountId: string | undefined, lengths: readonly number
 
 /**
  * Replaces the buckets (of one account, or all) with the sums of the stored receipts, in one
- * transaction. Returns how many buckets there are now. For a bulk load of receipts, and to repair.
+ * transaction (the caller's, when it is in one). Returns how many buckets there are now. For a bulk load
+ * of receipts, and to repair.
  */
 export async function rebuildSalesBuckets(
   db: Db,
   options: { accountId?: string; lengths?: readonly number[] } = {},
 ): Promise<number> {
   const { accountId, lengths = SLOT_LENGTHS } = options;
-  return db.transaction().execute(async (trx) => {
+  const rebuild = async (trx: Db) => {
     let cleared = trx.deleteFrom('pos_sales_buckets');
     if (accountId !== undefined) cleared = cleared.where('account_id', '=', accountId);
     await cleared.execute();
@@ -107,7 +108,8 @@ export async function rebuildSalesBuckets(
       insert into pos_sales_buckets (${sql.join(KEY_COLUMNS.map((column) => sql.ref(column)))}, receipts, amount_cents)
       ${expectedBuckets(accountId, lengths)}`.execute(trx);
     return Number(inserted.numAffectedRows ?? 0n);
-  });
+  };
+  return db.isTransaction ? rebuild(db) : db.transaction().execute(rebuild);
 }
 
 interface DifferenceRow {

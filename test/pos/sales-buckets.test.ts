@@ -224,6 +224,23 @@ describeEachDialect('sales buckets kept by the write path', (dialect) => {
     expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
   });
 
+  it('a bulk write that rebuilds the account’s buckets instead of keeping them by deltas leaves them equal to the sums of its receipts, new and replaced', async () => {
+    await seed(t);
+    const write = (receipts: ReceiptData[], options?: { buckets: 'rebuild' }) =>
+      t.db.transaction().execute((trx) => writeReceipts(trx, 'acme', receipts, AT, options));
+    await write([data('R1'), data('R2', { eventId: 'e1' }), data('R3', { placeId: 'p2' })]);
+    // R1 cancelled, R2 moved to another hour and event, R4 new; R3 as it was.
+    await write(
+      [
+        data('R1', { status: 'cancelled' }),
+        data('R2', { eventId: 'e2', occurredAt: AT + 3_600_000 }),
+        data('R4', { amountCents: 7 }),
+      ],
+      { buckets: 'rebuild' },
+    );
+    expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
+  });
+
   it('receipts are written only inside a transaction, which their buckets change with', async () => {
     await seed(t);
     await expect(writeReceipts(t.db, 'acme', [data('R1')], AT)).rejects.toThrow(/inside a transaction/);
