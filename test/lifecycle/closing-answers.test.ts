@@ -97,4 +97,17 @@ describeEachDialect('shutdown: the answers of both listeners', (dialect) => {
       });
     }
   });
+
+  it('closing: /healthz and /readyz still answer for themselves (a balancer reads "draining", not a problem), with Connection: close', async () => {
+    t.services.lifecycle.startDraining();
+    t.services.lifecycle.startClosing();
+    const ready = await t.app.admin.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(ready.body)).toEqual({ status: 'draining', database: 'ok', shared_store: 'ok' });
+    expect(ready.headers.connection).toBe('close');
+    const health = await t.app.admin.inject({ url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    expect(health.headers.connection).toBe('close');
+  });
 });
