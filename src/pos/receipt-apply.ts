@@ -4,10 +4,10 @@ import { eventPlacePairs } from './event-repository.js';
 import { existingPlaceIds } from './place-repository.js';
 import {
   findReceipts,
+  lockReceiptWrites,
   RECEIPTS_PER_LOOKUP,
   sameReceipt,
   writeReceipts,
-  type Receipt,
   type ReceiptData,
 } from './receipt-repository.js';
 import type { ReceiptStaging } from './receipt-staging.js';
@@ -22,14 +22,6 @@ export interface ReceiptCounts {
   inserted: number;
   updated: number;
   unchanged: number;
-}
-
-/** A stored receipt and what the upload makes of it: the write path's input, and a sales delta's. */
-export interface ReceiptChange {
-  /** The receipt as stored before the upload; undefined for a new one. */
-  before: Receipt | undefined;
-  /** The receipt as the upload leaves it. */
-  after: ReceiptData;
 }
 
 /** What the apply step answers: the counts, or the staged receipt whose place or event went away. */
@@ -95,6 +87,9 @@ export async function applyStagedReceipts(
   const repeats = staging.repeats();
   const counts: ReceiptCounts = { inserted: 0, updated: repeats.updated, unchanged: repeats.unchanged };
   return db.transaction().execute(async (trx) => {
+    // Taken before the stored states are read, so that they are still the states the write replaces
+    // (the sales buckets subtract them).
+    await lockReceiptWrites(trx, accountId);
     const missing = await missingReference(trx, accountId, staging);
     if (missing !== undefined) return missing;
     for (const page of staging.pages(APPLY_PAGE)) {
@@ -103,21 +98,16 @@ export async function applyStagedReceipts(
         accountId,
         page.map(({ receipt }) => receipt.id),
       );
-      const changes: ReceiptChange[] = [];
+      const written: ReceiptData[] = [];
       for (const { receipt, first, changedInUpload } of page) {
         const before = stored.get(receipt.id);
         const same = before !== undefined && sameReceipt(before, first);
         if (before === undefined) counts.inserted += 1;
         else if (same) counts.unchanged += 1;
         else counts.updated += 1;
-        if (!same || changedInUpload) changes.push({ before, after: receipt });
+        if (!same || changedInUpload) written.push(receipt);
       }
-      await writeReceipts(
-        trx,
-        accountId,
-        changes.map((change) => change.after),
-        now,
-      );
+      await writeReceipts(trx, accountId, written, now, { stored });
       await nextTurn();
     }
     return { ok: true as const, counts };

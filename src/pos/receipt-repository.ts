@@ -168,7 +168,7 @@ const RECEIPT_WRITES_LOCK = 0x7265_6370;
  * on PostgreSQL two transactions writing one receipt id at once would otherwise both read it as absent
  * (or as the same old state) and both subtract or add for it. SQLite has one writer at a time already.
  */
-async function lockReceiptWrites(db: Db, accountId: string): Promise<void> {
+export async function lockReceiptWrites(db: Db, accountId: string): Promise<void> {
   if (isPostgres(db)) {
     await sql`select pg_advisory_xact_lock(${RECEIPT_WRITES_LOCK}, hashtext(${accountId}))`.execute(db);
   }
@@ -181,14 +181,16 @@ async function lockReceiptWrites(db: Db, accountId: string): Promise<void> {
  * is read before it is replaced, and the buckets get what the old state counted subtracted and what the
  * new one counts added. With `buckets: 'rebuild'` (a bulk load, such as the demo's 200,000 receipts) no
  * state is read: the account's buckets are rebuilt from all its receipts once they are written, which
- * costs in proportion to the account's receipts, not to those written.
+ * costs in proportion to the account's receipts, not to those written. With `stored` (the receipts'
+ * stored states, already read by the caller in this transaction after `lockReceiptWrites`) they are not
+ * read again.
  */
 export async function writeReceipts(
   db: Db,
   accountId: string,
   receipts: readonly ReceiptData[],
   now: number,
-  options: { buckets?: 'deltas' | 'rebuild' } = {},
+  options: { buckets?: 'deltas' | 'rebuild'; stored?: ReadonlyMap<string, Receipt> } = {},
 ): Promise<void> {
   const deltas = options.buckets !== 'rebuild';
   if (!db.isTransaction)
@@ -198,13 +200,14 @@ export async function writeReceipts(
   for (let start = 0; start < receipts.length; start += WRITE_BATCH) {
     const batch = receipts.slice(start, start + WRITE_BATCH);
     // The stored states the sales buckets subtract (read before they are replaced).
-    const stored = deltas
-      ? await findReceipts(
+    const stored = !deltas
+      ? undefined
+      : (options.stored ??
+        (await findReceipts(
           db,
           accountId,
           batch.map((receipt) => receipt.id),
-        )
-      : undefined;
+        )));
     const rows = batch.map((receipt) => receiptRow(accountId, receipt, now));
     const build = () =>
       db
