@@ -1,5 +1,6 @@
 import type { Db } from '../src/db/database.js';
 import { countsTowardFigures } from '../src/pos/receipt-rules.js';
+import type { ReceiptData } from '../src/pos/receipt-repository.js';
 
 // The receipts of the sales benchmark: one busy place over 365 days, generated deterministically (the
 // same seed gives the same receipts), and loaded straight into the tables with multi-row inserts, not
@@ -92,18 +93,8 @@ const WALLET_BRANDS = [
   [null, 1],
 ] as const;
 
-/** A generated receipt, as the table stores it. */
-export interface BenchReceipt {
-  id: string;
-  eventId: string | null;
-  occurredAt: number;
-  paymentMethod: string;
-  brand: string | null;
-  amountCents: number;
-  kind: string | null;
-  status: string;
-  demo: boolean;
-}
+/** A generated receipt of the bench's one place: a device's receipt without its place. */
+export type BenchReceipt = Omit<ReceiptData, 'placeId'>;
 
 /**
  * `count` receipts of the place over the 365 days before BENCH_END: 30% during an event and recorded
