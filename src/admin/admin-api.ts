@@ -10,7 +10,7 @@ import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
 import type { LoggerOptions } from '../http/logger-options.js';
 import type { Services } from '../services.js';
-import type { AdminAccess } from './admin-route.js';
+import { ADMIN_BODY_LIMIT_BYTES, type AdminAccess } from './admin-route.js';
 import { adminRoutes } from './admin-routes.js';
 import { registerAdminRoutes } from './register-admin-routes.js';
 import { originForm } from '../http/request-target.js';
@@ -49,12 +49,6 @@ export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
 /** JSON text must be UTF-8 (RFC 8259, 8.1); a BOM is kept, so that JSON.parse refuses it as before. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * The largest JSON body the listener reads whole: every route's body is a few kilobytes. Uploads
- * (receipts) read their own bodies as streams, with limits of their own (register-admin-routes.ts).
- */
-const ADMIN_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {

@@ -91,6 +91,12 @@ const ACCESS_PROBLEMS: Readonly<Record<AdminAccess, readonly ProblemCode[]>> = {
   open: [],
 };
 
+/**
+ * The largest JSON body the admin listener reads whole: every route's body is a few kilobytes. Uploads
+ * (receipts) read their own bodies as streams, with limits of their own (register-admin-routes.ts).
+ */
+export const ADMIN_BODY_LIMIT_BYTES = 1024 * 1024;
+
 /** Fastify reads the body of these methods: malformed JSON, too large, or of another type. */
 const BODY_PROBLEMS: readonly ProblemCode[] = [
   'malformed_json',

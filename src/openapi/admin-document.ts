@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { AdminRoute } from '../admin/admin-route.js';
+import { ADMIN_BODY_LIMIT_BYTES, type AdminRoute } from '../admin/admin-route.js';
+import { problemCatalogue, type ProblemCode } from '../errors/problem-catalogue.js';
+import { RECEIPTS_JSON_MAX_BYTES } from '../pos/receipt-json-stream.js';
 import { addOperation, openApiDocument } from './document-frame.js';
 import type { RefusalStyle } from './operation-responses.js';
 import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';
@@ -28,7 +30,17 @@ const DESCRIPTION = [
   'JSON in and out. Bad input gets 400/404/409/422 in `application/problem+json` with a `code` and a `detail` that says what to fix, and changes nothing; a 422 `validation_failed` names the field in `param` (`body.name`, `path.id`, `query.limit`). The parts of a call are checked in the order path, body, query. `PUT` creates or replaces the resource named in the path (ids are chosen by the caller) and answers 200 with the stored resource, 201 when created; fields not given keep their default. The documents’ limits hold here too: an option `description` above 500 characters, a system identifier outside `^[a-z0-9_-]{1,40}$`, an identifier outside `^[A-Za-z0-9]{1,64}$` for accounts, places, events and receipts: 422.',
 ].join('\n\n');
 
+const MIB = 1024 * 1024;
+
+/** What a code means on this API where the catalogue's default detail is another API's. */
+const CONDITIONS: Partial<Record<ProblemCode, string>> = {
+  payload_too_large: `The JSON body is larger than ${ADMIN_BODY_LIMIT_BYTES / MIB} MiB (the receipts upload: ${RECEIPTS_JSON_MAX_BYTES / MIB} MiB as JSON; its NDJSON form has no size limit).`,
+  temporarily_unavailable:
+    'The process is shutting down and applied nothing of the call; send it again after `Retry-After` (another process of a fleet takes it).',
+};
+
 const refusalStyle: RefusalStyle = {
+  codeMeaning: (code) => CONDITIONS[code] ?? problemCatalogue[code].detail,
   headers: (refusal) =>
     refusal.status === 401
       ? { 'WWW-Authenticate': true }

@@ -151,7 +151,7 @@ const CONDITIONS: Partial<Record<ProblemCode, string>> = {
   internal_error: 'Unexpected failure; nothing was applied.',
   not_implemented: 'The lead route is planned.',
   temporarily_unavailable:
-    'The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.',
+    'The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.',
   misconfigured_system:
     'The system cannot open tickets because of its own configuration (no usable default category); `Retry-After` 300. Keep the ticket and resend, as for any 503.',
 };

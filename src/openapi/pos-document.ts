@@ -239,7 +239,7 @@ const CONDITIONS: Partial<Record<ProblemCode, string>> = {
   internal_error: 'Unexpected failure.',
   not_implemented: 'The route is planned.',
   temporarily_unavailable:
-    'The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.',
+    'The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.',
 };
 
 const refusalStyle: RefusalStyle = {
