@@ -688,7 +688,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.
+       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.
        *     - `misconfigured_system`: The system cannot open tickets because of its own configuration (no usable default category); `Retry-After` 300. Keep the ticket and resend, as for any 503.
        */
       503: {
@@ -867,7 +867,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.
+       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.
        */
       503: {
         headers: {
@@ -1116,7 +1116,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.
+       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.
        */
       503: {
         headers: {
@@ -1294,7 +1294,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.
+       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.
        */
       503: {
         headers: {
@@ -1542,7 +1542,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.
+       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.
        */
       503: {
         headers: {
@@ -1720,7 +1720,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.
+       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.
        */
       503: {
         headers: {
@@ -2037,7 +2037,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.
+       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.
        *     - `misconfigured_system`: The system cannot open tickets because of its own configuration (no usable default category); `Retry-After` 300. Keep the ticket and resend, as for any 503.
        */
       503: {
@@ -2219,7 +2219,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`. Keep the ticket and resend after the wait with the same `external_id`; never discard it.
+       *     - `temporarily_unavailable`: The API is switched off for a while: every route answers it, with `Retry-After`; also a server that is shutting down, for a request it can no longer take (`Retry-After` 5). Keep the ticket and resend after the wait with the same `external_id`; never discard it.
        */
       503: {
         headers: {

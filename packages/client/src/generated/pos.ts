@@ -759,7 +759,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -1013,7 +1013,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -1254,7 +1254,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -1514,7 +1514,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -1768,7 +1768,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -2014,7 +2014,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -2260,7 +2260,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -2567,7 +2567,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -2813,7 +2813,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -3059,7 +3059,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
@@ -3305,7 +3305,7 @@ export interface operations {
       /**
        * @description Service Unavailable.
        *
-       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
+       *     - `temporarily_unavailable`: The query did not finish in time, or (receipts only) the concurrency control was unavailable, or (any route) the server is shutting down and can no longer take the call; `Retry-After` 60. Wait and repeat; in the first case reduce the period if it persists.
        */
       503: {
         headers: {
