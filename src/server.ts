@@ -71,6 +71,8 @@ async function main(): Promise<void> {
   }
 
   await app.public.listen({ port: config.port, host: config.host });
+  // Key-use flush and the audit trail's time-based events (README, Audit trail and last use).
+  services.keyAuditJobs.start(log);
   if (config.adminToken === null) {
     log.warn('ADMIN_TOKEN is not set: the admin listener is not started (production)');
   } else {
@@ -94,6 +96,8 @@ async function main(): Promise<void> {
     // Only once no request is left: a query sent to a closed store would fail ("driver has already been
     // destroyed") and a limit would go unmeasured.
     closeStores: async () => {
+      // The key uses still in memory are written before the database closes.
+      await services.keyAuditJobs.stop();
       await rateLimits.close();
       await Promise.all([db.destroy(), readDb?.destroy()]);
     },
