@@ -77,6 +77,10 @@ export interface Config {
   readonly uploadIdleTimeoutMs: number;
   /** A receipts upload whose body takes longer than this is refused (408), nothing stored. */
   readonly uploadTimeoutMs: number;
+  /** E-mail to merchants: the SMTP server's URL (may hold a password); null: messages are logged. */
+  readonly smtpUrl: string | null;
+  /** The From of e-mail to merchants. */
+  readonly mailFrom: string;
 }
 
 /** Thrown when a variable has a value the service cannot start with; the message names the variable. */
@@ -130,7 +134,18 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(256),
   UPLOAD_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
   UPLOAD_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(
+      /^(?:[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/,
+      'must be an address, or a name and <address>',
+    )
+    .default('Partner Gateway <no-reply@localhost>'),
 });
+
+/** Variables whose value is never shown in a configuration error (they may hold a password). */
+const SECRET_VARIABLES = new Set(['SMTP_URL']);
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
   if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
@@ -184,7 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     const received = present[variable];
-    const shown = received === undefined ? '' : ` (got "${received.slice(0, 80)}")`;
+    const shown =
+      received === undefined || SECRET_VARIABLES.has(variable) ? '' : ` (got "${received.slice(0, 80)}")`;
     throw new ConfigError(`${variable}: ${issue?.message ?? 'invalid'}${shown}`);
   }
   const e = parsed.data;
@@ -223,6 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     }),
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
   };
   // Node refuses a head timeout longer than the whole request's: the head is part of the request.
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {

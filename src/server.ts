@@ -58,7 +58,9 @@ async function main(): Promise<void> {
   const readDb =
     config.databaseRead === null ? undefined : openDatabase(config.databaseRead, databaseOptions);
   const rateLimits = await openRateLimitStore(config, log);
-  const services = createServices({ db, readDb, rateLimits, config });
+  if (config.smtpUrl === null)
+    log.info('SMTP_URL is not set: e-mail to merchants is written to this log instead of sent');
+  const services = createServices({ db, readDb, rateLimits, config, log });
   const app = buildApp(config, { services, logger: log });
 
   if (demoWanted(config) && (await helpdeskIsEmpty(db))) {
@@ -80,6 +82,9 @@ async function main(): Promise<void> {
     }
   }
 
+  // The outbox's sender runs beside the listeners (README, E-mail to merchants).
+  services.mailSender.start();
+
   const shutdown = createShutdown({
     lifecycle: services.lifecycle,
     listeners: {
@@ -94,6 +99,8 @@ async function main(): Promise<void> {
     // Only once no request is left: a query sent to a closed store would fail ("driver has already been
     // destroyed") and a limit would go unmeasured.
     closeStores: async () => {
+      // The attempt in progress ends before the database closes; what is left waits in the outbox.
+      await services.mailSender.stop();
       await rateLimits.close();
       await Promise.all([db.destroy(), readDb?.destroy()]);
     },

@@ -86,6 +86,8 @@ describe('loadConfig', () => {
       MAX_CONNECTIONS_PER_IP: '50',
       UPLOAD_IDLE_TIMEOUT_MS: '10000',
       UPLOAD_TIMEOUT_MS: '120000',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
+      MAIL_FROM: 'Gateway <no-reply@example.com>',
     });
     expect(config).toEqual({
       env: 'production',
@@ -121,7 +123,19 @@ describe('loadConfig', () => {
       },
       uploadIdleTimeoutMs: 10_000,
       uploadTimeoutMs: 120_000,
+      smtpUrl: 'smtps://mailer:secret@smtp.example.com:465',
+      mailFrom: 'Gateway <no-reply@example.com>',
     });
+  });
+
+  it('SMTP_URL: unset logs the mail; not smtp(s):// stops the start without echoing it (it may hold a password)', () => {
+    expect(loadConfig({}).smtpUrl).toBeNull();
+    expect(loadConfig({}).mailFrom).toBe('Partner Gateway <no-reply@localhost>');
+    const refuse = () => loadConfig({ SMTP_URL: 'http://mailer:hunter2secret@smtp.example.com' });
+    expect(refuse).toThrow(/^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL$/);
+    expect(refuse).not.toThrow(/hunter2secret/);
+    expect(() => loadConfig({ MAIL_FROM: 'nobody' })).toThrow(/^MAIL_FROM: must be an address/);
+    expect(loadConfig({ MAIL_FROM: 'no-reply@example.com' }).mailFrom).toBe('no-reply@example.com');
   });
 
   it('answers a frozen object', () => {
