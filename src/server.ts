@@ -23,7 +23,13 @@ function readConfig(): Config {
     return loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      // Every variable to fix at once, one a line; never a secret's value (ConfigError leaves them out).
+      const lines = error.problems.map((problem) => `${problem.variable}: ${problem.message}`);
+      process.stderr.write(
+        lines.length === 1
+          ? `Invalid configuration: ${lines.join('')}\n`
+          : `Invalid configuration, ${lines.length} variables to fix:\n${lines.map((line) => `  ${line}\n`).join('')}`,
+      );
       process.exit(1);
     }
     throw error;
