@@ -117,8 +117,9 @@ async function* csvRows(
       raw: string;
       info: { lines: number; error?: Error };
     }>) {
-      // `lines` is where the record ends; a quoted cell may span lines.
-      const line = item.info.lines - (item.raw.replace(/[\r\n]+$/, '').match(/\n/g)?.length ?? 0);
+      // `lines` is where the record ends (a quoted cell may span lines); `raw` may start with the blank
+      // lines skipped before it.
+      const line = item.info.lines - (item.raw.replace(/^[\r\n]+|[\r\n]+$/g, '').match(/\n/g)?.length ?? 0);
       if (item.info.error !== undefined) {
         yield { line, error: `has another number of cells than the header row (${item.info.error.message})` };
         continue;
