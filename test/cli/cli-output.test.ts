@@ -1,5 +1,7 @@
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { colourAllowed, stylesFor } from '../../src/cli/output.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 // Colours only on a terminal, never with NO_COLOR (https://no-color.org) or TERM=dumb (issue 12, A CLI).
 
@@ -17,5 +19,25 @@ describe('command line colours', () => {
     expect(colourAllowed(tty, { NO_COLOR: '1' })).toBe(false);
     expect(colourAllowed(tty, { NO_COLOR: '' })).toBe(true);
     expect(colourAllowed(tty, { TERM: 'dumb' })).toBe(false);
+  });
+});
+
+describe('command line help', () => {
+  it('every command and subcommand has a description and --help', () => {
+    const program = buildProgram();
+    const walk = (command: Command, path: string[]): string[][] => [
+      path,
+      ...command.commands
+        .filter((sub) => sub.name() !== 'help')
+        .flatMap((sub) => walk(sub, [...path, sub.name()])),
+    ];
+    const paths = walk(program, []);
+    expect(paths.length).toBeGreaterThan(35);
+    for (const path of paths) {
+      let command = program;
+      for (const name of path) command = command.commands.find((sub) => sub.name() === name)!;
+      expect(command.description(), path.join(' ')).not.toBe('');
+      expect(command.helpInformation(), path.join(' ')).toContain('-h, --help');
+    }
   });
 });
