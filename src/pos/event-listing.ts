@@ -81,8 +81,9 @@ export async function eventExists(
  * `(registered_at, id) < (…, …)`, which both databases read as a range of the keyset index (migration
  * 0004: the same columns in the same order and collation), started at the cursor; spelled as
  * `registered_at < … or (registered_at = … and id < …)` SQLite scanned the place from its newest event to
- * the cursor. A search first picks the page's positions from that index alone (it carries the folded name),
- * then reads the full rows of those positions only.
+ * the cursor. The index carries the folded name: SQLite tests a search on the index entry and reads the
+ * row of a matching one only (reading the page's positions first in a subquery measured no faster there,
+ * and slower for a common word).
  *
  * On PostgreSQL the place is named `collate "C"` too, as the keyset index's columns are: only this query
  * can use that index, so that a look-up of one event by its key (`account_id = … and place_id = … and
@@ -124,10 +125,9 @@ export async function listEvents(db: Db, query: EventListQuery): Promise<EventLi
 export function eventPageQuery(db: Db, query: EventListQuery) {
   const { accountId, placeId, search, limit, after } = query;
   const postgres = isPostgres(db);
-  const binary = (column: 'account_id' | 'place_id' | 'id' | 'k.id') =>
+  const binary = (column: 'account_id' | 'place_id' | 'id') =>
     postgres ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
   const id = binary('id');
-  const columns = ['id', 'name', 'starts_at', 'ends_at', 'active', 'registered_at'] as const;
   let select = db
     .selectFrom('pos_events')
     .where(binary('account_id'), '=', accountId)
@@ -140,20 +140,11 @@ export function eventPageQuery(db: Db, query: EventListQuery) {
       sql<boolean>`(${sql.ref('registered_at')}, ${id}) < (${after.registeredAt}, ${after.id})`,
     );
   }
-  select = select
+  return select
+    .select(['id', 'name', 'starts_at', 'ends_at', 'active', 'registered_at'])
     .orderBy('registered_at', 'desc')
     .orderBy(id, 'desc')
     .limit(limit + 1);
-  return search === null
-    ? select.select(columns)
-    : db
-        .selectFrom(select.select(['registered_at', 'id']).as('k'))
-        .innerJoin('pos_events as e', (join) =>
-          join.on('e.account_id', '=', accountId).on('e.place_id', '=', placeId).onRef('e.id', '=', 'k.id'),
-        )
-        .select(columns.map((column) => `e.${column}` as const))
-        .orderBy('k.registered_at', 'desc')
-        .orderBy(binary('k.id'), 'desc');
 }
 
 /** The response's `next_cursor`: null on the last page, else a signed cursor bound to `scope`. */

@@ -435,12 +435,12 @@ describeEachDialect('events list of a place', (dialect) => {
       expect(text).not.toMatch(/TEMP B-TREE|Sort/);
     });
 
-    it('a search reads the folded names from the keyset index, not from the rows', async () => {
+    it('a search walks the keyset index in the listing order (no sort), any page deep', async () => {
       await seed(t);
-      const text = await plan(t.db, eventPageQuery(t.db, query({ search: 'sao' })).compile());
-      expect(text).toMatch(
-        isPostgres(t.db) ? /Index Only Scan .*pos_events_keyset/ : /COVERING INDEX pos_events_keyset/,
-      );
+      const after = { registeredAt: T0, id: 'e1' };
+      const text = await plan(t.db, eventPageQuery(t.db, query({ search: 'sao', after })).compile());
+      expect(text).toContain('pos_events_keyset');
+      expect(text).not.toMatch(/TEMP B-TREE|Sort/);
     });
 
     it('migration 0004 replaces the page index on stored events; down and up again, the same pages', async () => {

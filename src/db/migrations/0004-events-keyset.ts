@@ -8,8 +8,9 @@ import { isPostgres } from '../dialect.js';
 // - its id is in binary order on PostgreSQL too (`collate "C"`, as the listing orders), so that a page
 //   after a cursor is one index range read backwards from the cursor, at any depth, not a scan from the
 //   newest event with a sort;
-// - it carries the folded name, so that a search tests the names in the index without visiting the rows
-//   that do not match (SQLite as a last key column, PostgreSQL as an included column);
+// - on SQLite it carries the folded name as a last column, so that a search tests the names in the index
+//   and reads the row of a matching entry only (PostgreSQL reads the row before testing a column that the
+//   query's other columns do not come from, so there it would only make the index larger);
 // - on PostgreSQL its account and place are `collate "C"` as well, which only the listing's query names:
 //   a look-up of one event by its key (default collation) can then only use the primary key. With the
 //   place's columns usable as they are, the planner picked the page index for such look-ups whenever its
@@ -20,7 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('pos_events_page').execute();
   if (isPostgres(db)) {
     const key = sql`account_id collate "C", place_id collate "C", registered_at, id collate "C"`;
-    await sql`create index pos_events_keyset on pos_events (${key}) include (name_folded)`.execute(db);
+    await sql`create index pos_events_keyset on pos_events (${key})`.execute(db);
   } else {
     await db.schema
       .createIndex('pos_events_keyset')
