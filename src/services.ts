@@ -1,6 +1,7 @@
 import { createKeyAuditJobs, type KeyAuditJobs } from './audit/key-audit-jobs.js';
 import { createKeyAuditService, type KeyAuditService } from './audit/key-audit-service.js';
 import { createKeyUse, type KeyUse } from './audit/key-use.js';
+import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -9,6 +10,15 @@ import { createMaintenanceSwitch, type MaintenanceSwitch } from './helpdesk/main
 import { sweepSystemKeyTimeEvents } from './helpdesk/system-key-time-events.js';
 import { createSystemService, type SystemService } from './helpdesk/system-service.js';
 import { createTicketService, type TicketService } from './helpdesk/ticket-service.js';
+import { createLogMailTransport } from './mail/log-transport.js';
+import {
+  createMailSender,
+  type MailSender,
+  type MailSenderLog,
+  type MailSenderOptions,
+} from './mail/mail-sender.js';
+import type { MailTransport } from './mail/mail-transport.js';
+import { createSmtpMailTransport } from './mail/smtp-transport.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { bucketSalesReader } from './pos/bucket-sales-reader.js';
 import { sweepMerchantKeyTimeEvents } from './pos/key-time-events.js';
@@ -46,6 +56,10 @@ export interface ServiceDeps {
   rateLimits?: RateLimitStore;
   /** Where the sales figures are read: default the pre-aggregated buckets (the benchmark compares readers). */
   salesReader?: SalesReader;
+  /** Where the e-mail sender logs (and, without `SMTP_URL`, writes the messages); default: stdout. */
+  log?: MailSenderLog;
+  /** E-mail to merchants: tests give their own transport or shorter intervals. */
+  mail?: { transport?: MailTransport; options?: Partial<MailSenderOptions> };
   config: Config;
 }
 
@@ -84,6 +98,8 @@ export interface Services {
   readonly readiness: Readiness;
   /** Request metrics: counted by the public listener, shown by the back office (GET /metrics). */
   readonly metrics: Metrics;
+  /** The e-mail outbox's sender: the server starts it, and stops it before the databases close. */
+  readonly mailSender: MailSender;
   /** The key audit trail, read by the back office (written by the key services themselves). */
   readonly keyAudit: KeyAuditService;
   /** The last use of keys: marked by both public APIs, flushed by `keyAuditJobs`. */
@@ -97,6 +113,7 @@ export function createServices(deps: ServiceDeps): Services {
   const { db, config } = deps;
   const clock = deps.clock ?? systemClock;
   const rateLimits = deps.rateLimits ?? createMemoryRateLimitStore();
+  const log = deps.log ?? pino({ level: config.logLevel });
   const catalog = createCatalogService({ db, clock });
   const posData = createPosDataService({ db, clock });
   const readDb = deps.readDb ?? db;
@@ -136,6 +153,17 @@ export function createServices(deps: ServiceDeps): Services {
     lifecycle,
     readiness: createReadiness({ db, rateLimits, lifecycle }),
     metrics: createMetrics(),
+    mailSender: createMailSender({
+      db,
+      clock,
+      transport:
+        deps.mail?.transport ??
+        (config.smtpUrl === null
+          ? createLogMailTransport(log)
+          : createSmtpMailTransport({ url: config.smtpUrl, from: config.mailFrom })),
+      log,
+      ...(deps.mail?.options === undefined ? {} : { options: deps.mail.options }),
+    }),
     keyAudit: createKeyAuditService({ db }),
     keyUse,
     keyAuditJobs: createKeyAuditJobs({

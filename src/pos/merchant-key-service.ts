@@ -20,6 +20,7 @@ import { recordMerchantKeyTimeEvents } from './key-time-events.js';
 import { verifyMerchantKey } from './key-verification.js';
 import { toPosKey, type PosKey } from './merchant-key.js';
 import type { KeyCreateInput, KeyEditInput, KeyListInput, KeyRotateInput } from './merchant-key-input.js';
+import { queueKeyNotice, wideningOf } from './merchant-key-mail.js';
 import { expiryOf } from './merchant-key-validity.js';
 import { conflict, invalidInput, notFound } from '../errors/refusals.js';
 import { wireTime } from '../lib/wire-time.js';
@@ -193,6 +194,9 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
           created_at: now,
           updated_at: now,
         });
+        const access = { permissions: input.permissions, places: input.places, expires_at: expiresAt };
+        const notice = { kind: 'created', access } as const;
+        await queueKeyNotice(trx, { accountId, key: { id, name: input.name }, notice, now });
         await audit(trx, { accountId, id, now, actor }, 'issued', {
           name: input.name,
           permissions: input.permissions,
@@ -250,10 +254,14 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
         if (Object.keys(values).length > 0) {
           await updateKey(trx, accountId, id, { ...values, updated_at: now });
         }
+        const edited = await requireKey(trx, accountId, id);
+        // Only an edit that widens the key's access tells the merchant (pos-data-api.md, States).
+        const notice = { kind: 'widened', widenings: wideningOf(row, edited) } as const;
+        await queueKeyNotice(trx, { accountId, key: { id, name: edited.name }, notice, now });
         const changes = editedFields(row, values);
         if (Object.keys(changes).length > 0)
           await audit(trx, { accountId, id, now, actor }, 'edited', { changes });
-        return toPosKey(await requireKey(trx, accountId, id), now);
+        return toPosKey(edited, now);
       });
     },
 
@@ -305,6 +313,8 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
           older_previous_ended: previousInGrace(row, now),
         };
         await audit(trx, { accountId, id, now, actor }, 'rotated', details, endsAtOnce ? now : undefined);
+        const notice = { kind: 'rotated', previousValidUntil: endsAtOnce ? null : until } as const;
+        await queueKeyNotice(trx, { accountId, key: { id, name: row.name }, notice, now });
         return endsAtOnce ? null : until;
       });
       return { key, previousValidUntil };
