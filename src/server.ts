@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -12,7 +12,8 @@ import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
 import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';
-import { logSerializers } from './http/logger-options.js';
+import { createMetrics } from './metrics.js';
+import { createLogger } from './observability/logger.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
 // public and admin ports, and on SIGTERM/SIGINT drains, closes and exits (src/lifecycle/shutdown.ts).
@@ -41,7 +42,9 @@ async function main(): Promise<void> {
   if (generatedAdminToken)
     config = Object.freeze({ ...config, adminToken: randomBytes(24).toString('base64url') });
 
-  const log = pino({ level: config.logLevel, serializers: logSerializers });
+  const log = createLogger(config);
+  // Created before the database, so that it reports its failures and pool waits into them.
+  const metrics = createMetrics();
   const databaseOptions = {
     connectTimeoutMs: config.databaseTimeoutMs,
     // The POS routes set their own, shorter, server-side limits; this one catches a server that went
@@ -52,13 +55,14 @@ async function main(): Promise<void> {
     onConnectionError: (error: Error) => {
       log.warn({ err: error }, 'a database connection failed; the pool replaces it on the next query');
     },
+    observer: metrics.database,
   };
   const db = openDatabase(config.database, databaseOptions);
   await migrateToLatest(db);
   const readDb =
     config.databaseRead === null ? undefined : openDatabase(config.databaseRead, databaseOptions);
   const rateLimits = await openRateLimitStore(config, log);
-  const services = createServices({ db, readDb, rateLimits, config });
+  const services = createServices({ db, readDb, rateLimits, metrics, config });
   const app = buildApp(config, { services, logger: log });
 
   if (demoWanted(config) && (await helpdeskIsEmpty(db))) {

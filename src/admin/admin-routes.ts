@@ -4,6 +4,7 @@ import { helpdeskAdminRoutes } from './helpdesk-admin-routes.js';
 import { merchantKeyAdminRoutes } from './merchant-key-admin-routes.js';
 import { openApiAdminRoutes } from './openapi-admin-routes.js';
 import { posDataAdminRoutes } from './pos-data-admin-routes.js';
+import { refusalAdminRoutes } from './refusal-admin-routes.js';
 
 /** Every route of the admin listener (admin-api.md), as the registrar and the OpenAPI document read them. */
 export const adminRoutes: readonly AdminRoute[] = [
@@ -13,4 +14,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...helpdeskAdminRoutes,
   ...posDataAdminRoutes,
   ...merchantKeyAdminRoutes,
+  ...refusalAdminRoutes,
 ];

@@ -15,6 +15,8 @@ export interface KeyVerification {
    * current and the previous key of a rotation each have their own (pos-data-api.md, Limits).
    */
   bucket?: string;
+  /** The key the text belongs to, passed or not (a refused key's account sees its refusals). */
+  known?: Pick<PosKeyRecord, 'id' | 'account_id'>;
 }
 
 /** Verifies the key text of `Authorization: Bearer` (null when absent or not of that shape) at `now`. */
@@ -30,7 +32,9 @@ export async function verifyMerchantKey(
     accountActive: found?.accountActive ?? false,
     now,
   });
-  if (!outcome.ok || found === undefined) return { outcome };
+  if (found === undefined) return { outcome };
+  const known = { id: found.key.id, account_id: found.key.account_id };
+  if (!outcome.ok) return { outcome, known };
   const hash = found.matched === 'previous' ? found.key.previous_key_hash : found.key.current_key_hash;
-  return { outcome, key: found.key, bucket: `${found.key.id}:${(hash ?? '').slice(0, 16)}` };
+  return { outcome, key: found.key, bucket: `${found.key.id}:${(hash ?? '').slice(0, 16)}`, known };
 }
