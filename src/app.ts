@@ -21,6 +21,7 @@ import { originForm } from './http/request-target.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { guardClosing } from './lifecycle/closing-guard.js';
 import { publicClosingRefusal } from './lifecycle/closing-refusals.js';
+import { OneLinePerRequest } from './observability/request-log-controller.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { createPosApiHandler } from './pos/pos-api.js';
 import { POS_API_PREFIX } from './pos/pos-routes.js';
@@ -70,7 +71,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
     ...edgeOptions(config.http, publicEdge),
     genReqId: () => randomUUID(),
     // One line per request, written when it is answered (request-observer.ts), not Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     // A closing listener answers each API's own 503 (guardClosing), not Fastify's.
     return503OnClosing: false,

@@ -17,6 +17,7 @@ import { originForm } from '../http/request-target.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
 import { guardClosing } from '../lifecycle/closing-guard.js';
 import { adminClosingRefusal } from '../lifecycle/closing-refusals.js';
+import { OneLinePerRequest } from '../observability/request-log-controller.js';
 import { createRequestObserver } from '../observability/request-observer.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
@@ -59,7 +60,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     ...edgeOptions(config.http, edge),
     genReqId: () => randomUUID(),
     // One line per request, written when it is answered (request-observer.ts), not Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // A closing listener answers its own problem+json 503 (guardClosing), not Fastify's.
     return503OnClosing: false,
