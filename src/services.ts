@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -5,6 +6,15 @@ import { createCatalogService, type CatalogService } from './helpdesk/catalog-se
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './helpdesk/maintenance-switch.js';
 import { createSystemService, type SystemService } from './helpdesk/system-service.js';
 import { createTicketService, type TicketService } from './helpdesk/ticket-service.js';
+import { createLogMailTransport } from './mail/log-transport.js';
+import {
+  createMailSender,
+  type MailSender,
+  type MailSenderLog,
+  type MailSenderOptions,
+} from './mail/mail-sender.js';
+import type { MailTransport } from './mail/mail-transport.js';
+import { createSmtpMailTransport } from './mail/smtp-transport.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { bucketSalesReader } from './pos/bucket-sales-reader.js';
 import { createMerchantKeyService, type MerchantKeyService } from './pos/merchant-key-service.js';
@@ -42,6 +52,10 @@ export interface ServiceDeps {
    * database it opens before the services reports into them (`OpenOptions.observer`).
    */
   metrics?: Metrics;
+  /** Where the e-mail sender logs (and, without `SMTP_URL`, writes the messages); default: stdout. */
+  log?: MailSenderLog;
+  /** E-mail to merchants: tests give their own transport or shorter intervals. */
+  mail?: { transport?: MailTransport; options?: Partial<MailSenderOptions> };
   config: Config;
 }
 
@@ -82,6 +96,8 @@ export interface Services {
   readonly metrics: Metrics;
   /** The last refusals of each system and account (README, Why did my call fail). */
   readonly refusals: RefusalLog;
+  /** The e-mail outbox's sender: the server starts it, and stops it before the databases close. */
+  readonly mailSender: MailSender;
 }
 
 /** Builds the services once; the caller owns the databases (and closes them). */
@@ -90,6 +106,7 @@ export function createServices(deps: ServiceDeps): Services {
   const clock = deps.clock ?? systemClock;
   const metrics = deps.metrics ?? createMetrics();
   const rateLimits = measuredStore(deps.rateLimits ?? createMemoryRateLimitStore(), metrics);
+  const log = deps.log ?? pino({ level: config.logLevel });
   const catalog = createCatalogService({ db, clock });
   const posData = createPosDataService({ db, clock });
   const readDb = deps.readDb ?? db;
@@ -135,6 +152,17 @@ export function createServices(deps: ServiceDeps): Services {
       onError: () => {
         metrics.refusalLogFailed();
       },
+    }),
+    mailSender: createMailSender({
+      db,
+      clock,
+      transport:
+        deps.mail?.transport ??
+        (config.smtpUrl === null
+          ? createLogMailTransport(log)
+          : createSmtpMailTransport({ url: config.smtpUrl, from: config.mailFrom })),
+      log,
+      ...(deps.mail?.options === undefined ? {} : { options: deps.mail.options }),
     }),
   };
 }
