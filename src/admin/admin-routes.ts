@@ -5,6 +5,7 @@ import { keyAuditAdminRoutes } from './key-audit-admin-routes.js';
 import { merchantKeyAdminRoutes } from './merchant-key-admin-routes.js';
 import { openApiAdminRoutes } from './openapi-admin-routes.js';
 import { posDataAdminRoutes } from './pos-data-admin-routes.js';
+import { refusalAdminRoutes } from './refusal-admin-routes.js';
 
 /** Every route of the admin listener (admin-api.md), as the registrar and the OpenAPI document read them. */
 export const adminRoutes: readonly AdminRoute[] = [
@@ -15,4 +16,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...posDataAdminRoutes,
   ...merchantKeyAdminRoutes,
   ...keyAuditAdminRoutes,
+  ...refusalAdminRoutes,
 ];

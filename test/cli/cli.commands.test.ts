@@ -119,7 +119,7 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     expect(shown.json()).toMatchObject({ active: false });
     const missing = await cli('systems', 'show', 'nope');
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/404 Not Found: .*\(code not_found\)/);
+    expect(missing.stderr).toMatch(/404 Not Found: .*\(code not_found, request [0-9a-f-]{36}\)/);
   });
 
   it('maintenance on and off: the ticket API answers 503 in between', async () => {
@@ -255,7 +255,7 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     expect((await cli('keys', 'revoke', 'keyacct', id, '--json')).json()).toMatchObject({ state: 'revoked' });
     const again = await cli('keys', 'reactivate', 'keyacct', id);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/409 Conflict: .*\(code conflict\)/);
+    expect(again.stderr).toMatch(/409 Conflict: .*\(code conflict, request [0-9a-f-]{36}\)/);
     const nothing = await cli('keys', 'edit', 'keyacct', id);
     expect(nothing.code).toBe(2);
 
