@@ -286,6 +286,23 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     expect(next.data.map((event) => event.event)).toEqual(['paused', 'rotated']);
     expect((await cli('audit', '--key', id)).code).toBe(2); // --key needs --account
     expect((await cli('audit', '--account', 'nope')).code).toBe(1); // 404
+
+    // Why did my call fail: the revoked key's refused call, with the request id its caller saw.
+    const refused = await ping(invalidated.key);
+    expect(refused.status).toBe(401);
+    const requestId = refused.headers['x-request-id'];
+    let refusals: { request_id: string; status: number; code: string | null }[] = [];
+    for (let tries = 0; tries < 50 && refusals.length === 0; tries += 1) {
+      // The refusal log is written after the answer, off the request's path.
+      refusals = (await cli('refusals', '--account', 'keyacct', '--json')).json<{
+        data: typeof refusals;
+      }>().data;
+    }
+    expect(refusals[0]).toMatchObject({ request_id: requestId, status: 401, code: 'invalid_token' });
+    expect((await cli('refusals', '--account', 'keyacct', '--limit', '1')).stdout).toContain(
+      String(requestId),
+    );
+    expect((await cli('refusals')).code).toBe(2); // one of --system or --account
   });
 
   it('import receipts: NDJSON and CSV in chunks, a summary with the counts; the same file again is unchanged', async () => {
