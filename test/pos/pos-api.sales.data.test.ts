@@ -337,7 +337,8 @@ describeEachDialect('POS API data: sales figures property at route level', (dial
       ),
       { numRuns: 25 },
     );
-    // The runs are not all empty periods.
-    expect(withFigures).toBeGreaterThan(5);
+    // The runs are not all empty periods. About one query in ten meets counted receipts (about 9 of the
+    // 25 runs' queries); more than 5 failed about one seed in ten, 2 or more fails about one in a thousand.
+    expect(withFigures).toBeGreaterThanOrEqual(2);
   }, 120_000);
 });
