@@ -94,6 +94,10 @@ printTable('ticket path on real listeners (autocannon)', await benchTicketPath({
 // --quick from the same command line).
 await import('./sales.js');
 
+// NDJSON ingestion through the admin API against plain inserts of the same rows (bench/ingest.ts, which
+// reads --quick from the same command line).
+await import('./ingest.js');
+
 // Then what running as a fleet costs (bench/fleet.ts; it reads BENCH_ROUNDS when it loads).
 if (QUICK) process.env.BENCH_ROUNDS ??= String(ROUNDS);
 await import('./fleet.js');
