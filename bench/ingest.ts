@@ -48,6 +48,11 @@ type Dialect = 'sqlite' | 'postgres';
 
 const count = (n: number) => Math.round(n).toLocaleString('en');
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+/** This process's CPU time so far (s): on a machine busy with other work, what the wall time hides. */
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 
 /** A fresh, migrated database: a SQLite file in a temporary directory, or a PostgreSQL database of its own. */
 async function openFresh(dialect: Dialect): Promise<{ url: string; db: Db; drop(): Promise<void> }> {
@@ -160,13 +165,15 @@ async function throughApi(dialect: Dialect, size: number, body: string) {
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const started = performance.now();
+    const cpu = cpuSeconds();
     const answer = await upload(port, body);
     const took = (performance.now() - started) / 1000;
+    const cpuTook = cpuSeconds() - cpu;
     clearInterval(sampler);
     const expected = JSON.stringify({ inserted: size, updated: 0, unchanged: 0 });
     if (answer.status !== 200 || answer.text !== expected)
       throw new Error(`upload answered ${answer.status} ${answer.text.slice(0, 200)}`);
-    return { seconds: took, peak };
+    return { seconds: took, cpu: cpuTook, peak };
   } finally {
     await app.close();
     await fresh.drop();
@@ -196,8 +203,11 @@ function row(r: BenchReceipt): unknown[] {
 const COLUMNS =
   'account_id, id, place_id, event_id, occurred_at, payment_method, brand, amount_cents, kind, status, demo, counted, received_at, updated_at';
 
-/** Seconds that plain inserts of the same rows take into a fresh database's pos_receipts (no buckets). */
-async function plainInserts(dialect: Dialect, size: number): Promise<number> {
+/**
+ * Seconds that plain inserts of the same rows take into a fresh database's pos_receipts (no buckets),
+ * and this process's CPU seconds meanwhile.
+ */
+async function plainInserts(dialect: Dialect, size: number): Promise<{ seconds: number; cpu: number }> {
   const fresh = await openFresh(dialect);
   try {
     if (dialect === 'sqlite') {
@@ -210,10 +220,11 @@ async function plainInserts(dialect: Dialect, size: number): Promise<number> {
           `insert into pos_receipts (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
         const started = performance.now();
+        const cpu = cpuSeconds();
         database.transaction(() => {
           for (const receipt of benchReceipts(size, benchEvents())) insert.run(...row(receipt));
         })();
-        return (performance.now() - started) / 1000;
+        return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
       } finally {
         database.close();
       }
@@ -226,6 +237,7 @@ async function plainInserts(dialect: Dialect, size: number): Promise<number> {
       const unnest = [...types, ...more].map((type, at) => `$${at + 1}::${type}[]`).join(', ');
       const text = `insert into pos_receipts (${COLUMNS}) select * from unnest(${unnest})`;
       const started = performance.now();
+      const cpu = cpuSeconds();
       await client.query('begin');
       let batch: unknown[][] = [];
       const flush = async () => {
@@ -240,7 +252,7 @@ async function plainInserts(dialect: Dialect, size: number): Promise<number> {
       }
       await flush();
       await client.query('commit');
-      return (performance.now() - started) / 1000;
+      return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
     } finally {
       await client.end();
     }
@@ -255,6 +267,9 @@ interface Line {
   size: number;
   api: number;
   plain: number;
+  /** CPU seconds of this process: the upload (server and client), the plain inserts (client only). */
+  apiCpu: number;
+  plainCpu: number;
   peak: number;
 }
 
@@ -271,10 +286,19 @@ try {
     console.log(`  ${count(size)} receipts, ${mib(bytes)} of NDJSON`);
     for (const dialect of dialects) {
       const plain = await plainInserts(dialect, size);
-      const { seconds, peak } = await throughApi(dialect, size, body);
-      lines.push({ dialect, size, api: size / seconds, plain: size / plain, peak });
+      const api = await throughApi(dialect, size, body);
+      lines.push({
+        dialect,
+        size,
+        api: size / api.seconds,
+        plain: size / plain.seconds,
+        apiCpu: api.cpu,
+        plainCpu: plain.cpu,
+        peak: api.peak,
+      });
       console.log(
-        `    ${dialect.padEnd(8)} upload ${seconds.toFixed(2)} s, plain inserts ${plain.toFixed(2)} s`,
+        `    ${dialect.padEnd(8)} upload ${api.seconds.toFixed(2)} s (${api.cpu.toFixed(2)} s CPU in this process), ` +
+          `plain inserts ${plain.seconds.toFixed(2)} s (${plain.cpu.toFixed(2)} s CPU)`,
       );
     }
     rmSync(body, { force: true });
