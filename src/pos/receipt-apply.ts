@@ -36,7 +36,7 @@ const APPLY_PAGE = RECEIPTS_PER_LOOKUP;
  * Buckets whose deltas are summed over pages before they are written (a few hundred bytes each): the
  * larger slots of a place are written once for many pages, and the memory an upload holds is bounded.
  */
-const BUCKETS_HELD = 100_000;
+const BUCKETS_HELD = 50_000;
 /** Ids per look-up of places or events. */
 const LOOKUP_PAGE = 1_000;
 

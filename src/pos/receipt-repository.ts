@@ -75,7 +75,7 @@ export async function findReceipt(db: Db, accountId: string, id: string): Promis
 }
 
 /** Receipts per look-up of stored states (`findReceipts`) an upload's last step makes at most. */
-export const RECEIPTS_PER_LOOKUP = 5_000;
+export const RECEIPTS_PER_LOOKUP = 2_000;
 
 // The receipts of an upload are read and written with SQL written here once, not built per call: building
 // a 500-row statement cost about a third of writing it. SQLite takes the ids of a look-up as one JSON
@@ -116,8 +116,8 @@ const REPLACE_STORED =
 
 /** SQLite: rows per INSERT statement (14 parameters each, far below SQLite's 32,766). */
 const SQLITE_WRITE_BATCH = 1_024;
-/** PostgreSQL: rows per INSERT statement, one array parameter a column. */
-const POSTGRES_WRITE_BATCH = 5_000;
+/** PostgreSQL: rows per INSERT statement, one array parameter a column (turned into text synchronously). */
+const POSTGRES_WRITE_BATCH = 2_000;
 
 const sqliteWrites = new Map<number, string>();
 function sqliteWrite(rows: number): string {

@@ -227,8 +227,11 @@ const ADD_TO_STORED =
 
 /** SQLite: buckets upserted per statement (10 parameters each, far below SQLite's 32,766). */
 const SQLITE_BATCH = 1_024;
-/** PostgreSQL: buckets upserted per statement, one array parameter a column (any number of rows). */
-const POSTGRES_BATCH = 10_000;
+/**
+ * PostgreSQL: buckets upserted per statement, one array parameter a column (any number of rows). The
+ * driver turns the arrays into text synchronously: a larger statement would hold the event loop longer.
+ */
+const POSTGRES_BATCH = 2_000;
 
 /**
  * Sizes of the statements that write `count` rows: full batches, then the rest in powers of two. On
