@@ -12,6 +12,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { countsTowardFigures } from '../src/pos/receipt-rules.js';
+import { checkSalesBuckets } from '../src/pos/sales-bucket-audit.js';
 import { createServices } from '../src/services.js';
 import {
   BENCH_ACCOUNT,
@@ -173,6 +174,9 @@ async function throughApi(dialect: Dialect, size: number, body: string) {
     const expected = JSON.stringify({ inserted: size, updated: 0, unchanged: 0 });
     if (answer.status !== 200 || answer.text !== expected)
       throw new Error(`upload answered ${answer.status} ${answer.text.slice(0, 200)}`);
+    // The buckets the upload kept equal the sums of its receipts (what `npm run db:check-buckets` checks).
+    const check = await checkSalesBuckets(fresh.db);
+    if (check.differing !== 0) throw new Error(`${check.differing} buckets differ from the receipts' sums`);
     return { seconds: took, cpu: cpuTook, peak };
   } finally {
     await app.close();

@@ -11,7 +11,7 @@ import {
   type ReceiptData,
 } from './receipt-repository.js';
 import type { ReceiptStaging } from './receipt-staging.js';
-import { applyBucketDeltas, BucketDeltaSum } from './sales-buckets.js';
+import { BucketDeltaSpill, BucketDeltaSum } from './sales-buckets.js';
 
 // The last step of an upload (admin-api.md, Point of sale: POST receipts): the staged receipts written
 // to the service's database in one transaction, so that an upload is stored whole or not at all. It is
@@ -99,6 +99,7 @@ export async function applyStagedReceipts(
     const missing = await missingReference(trx, accountId, staging);
     if (missing !== undefined) return missing;
     const deltas = new BucketDeltaSum(accountId);
+    const held = new BucketDeltaSpill(trx);
     for (const page of staging.pages(APPLY_PAGE)) {
       const stored = await findReceipts(
         trx,
@@ -115,10 +116,10 @@ export async function applyStagedReceipts(
         if (!same || changedInUpload) written.push(receipt);
       }
       await writeReceipts(trx, accountId, written, now, { stored, deltas });
-      if (deltas.size >= BUCKETS_HELD) await applyBucketDeltas(trx, deltas.take());
+      if (deltas.size >= BUCKETS_HELD) await held.add(deltas.take());
       await nextTurn();
     }
-    await applyBucketDeltas(trx, deltas.take());
+    await held.apply(accountId, deltas.take());
     return { ok: true as const, counts };
   });
 }
