@@ -115,7 +115,7 @@ const REPLACE_STORED =
   'demo = excluded.demo, counted = excluded.counted, updated_at = excluded.updated_at';
 
 /** SQLite: rows per INSERT statement (14 parameters each, far below SQLite's 32,766). */
-const SQLITE_WRITE_BATCH = 1_024;
+const SQLITE_WRITE_BATCH = 256;
 /** PostgreSQL: rows per INSERT statement, one array parameter a column (turned into text synchronously). */
 const POSTGRES_WRITE_BATCH = 2_000;
 

@@ -226,7 +226,7 @@ const ADD_TO_STORED =
   'amount_cents = pos_sales_buckets.amount_cents + excluded.amount_cents';
 
 /** SQLite: buckets upserted per statement (10 parameters each, far below SQLite's 32,766). */
-const SQLITE_BATCH = 1_024;
+const SQLITE_BATCH = 256;
 /**
  * PostgreSQL: buckets upserted per statement, one array parameter a column (any number of rows). The
  * driver turns the arrays into text synchronously: a larger statement would hold the event loop longer.
