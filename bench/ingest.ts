@@ -174,9 +174,12 @@ async function throughApi(dialect: Dialect, size: number, body: string) {
     const expected = JSON.stringify({ inserted: size, updated: 0, unchanged: 0 });
     if (answer.status !== 200 || answer.text !== expected)
       throw new Error(`upload answered ${answer.status} ${answer.text.slice(0, 200)}`);
-    // The buckets the upload kept equal the sums of its receipts (what `npm run db:check-buckets` checks).
-    const check = await checkSalesBuckets(fresh.db);
-    if (check.differing !== 0) throw new Error(`${check.differing} buckets differ from the receipts' sums`);
+    // BENCH_CHECK=true: the buckets the upload kept are checked against the sums of its receipts (what
+    // `npm run db:check-buckets` does; minutes on SQLite past a few hundred thousand buckets).
+    if (process.env.BENCH_CHECK === 'true') {
+      const check = await checkSalesBuckets(fresh.db);
+      if (check.differing !== 0) throw new Error(`${check.differing} buckets differ from the receipts' sums`);
+    }
     return { seconds: took, cpu: cpuTook, peak };
   } finally {
     await app.close();
