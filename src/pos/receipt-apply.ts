@@ -11,6 +11,7 @@ import {
   type ReceiptData,
 } from './receipt-repository.js';
 import type { ReceiptStaging } from './receipt-staging.js';
+import { BucketDeltaSpill, BucketDeltaSum } from './sales-buckets.js';
 
 // The last step of an upload (admin-api.md, Point of sale: POST receipts): the staged receipts written
 // to the service's database in one transaction, so that an upload is stored whole or not at all. It is
@@ -31,6 +32,11 @@ export type ApplyOutcome =
 
 /** Staged receipts compared and written per page: one read of the stored ones, then multi-row writes. */
 const APPLY_PAGE = RECEIPTS_PER_LOOKUP;
+/**
+ * Buckets whose deltas are summed over pages before they are written (a few hundred bytes each): the
+ * larger slots of a place are written once for many pages, and the memory an upload holds is bounded.
+ */
+const BUCKETS_HELD = 50_000;
 /** Ids per look-up of places or events. */
 const LOOKUP_PAGE = 1_000;
 
@@ -92,6 +98,8 @@ export async function applyStagedReceipts(
     await lockReceiptWrites(trx, accountId);
     const missing = await missingReference(trx, accountId, staging);
     if (missing !== undefined) return missing;
+    const deltas = new BucketDeltaSum(accountId);
+    const held = new BucketDeltaSpill(trx);
     for (const page of staging.pages(APPLY_PAGE)) {
       const stored = await findReceipts(
         trx,
@@ -107,9 +115,11 @@ export async function applyStagedReceipts(
         else counts.updated += 1;
         if (!same || changedInUpload) written.push(receipt);
       }
-      await writeReceipts(trx, accountId, written, now, { stored });
+      await writeReceipts(trx, accountId, written, now, { stored, deltas });
+      if (deltas.size >= BUCKETS_HELD) await held.add(deltas.take());
       await nextTurn();
     }
+    await held.apply(accountId, deltas.take());
     return { ok: true as const, counts };
   });
 }

@@ -9,7 +9,7 @@ import { ndjsonLines } from './ndjson-lines.js';
 import { existingPlaceIds } from './place-repository.js';
 import type { PosDataService } from './pos-data-service.js';
 import { applyStagedReceipts, type ReceiptCounts } from './receipt-apply.js';
-import { receiptInput } from './receipt-input.js';
+import { quickReceiptInput, receiptInput } from './receipt-input.js';
 import { receiptBatchEvents } from './receipt-json-stream.js';
 import type { ReceiptData } from './receipt-repository.js';
 import { openReceiptStaging, type ReceiptStaging, type UploadedReceipt } from './receipt-staging.js';
@@ -89,7 +89,10 @@ const noPlace = (placeId: string, accountId: string) =>
 const noEvent = (eventId: string, placeId: string) => `there is no event "${eventId}" in place "${placeId}"`;
 
 function parseReceipt(form: UploadForm, item: ReceiptItem): ReceiptData {
-  const parsed = receiptInput.safeParse(item.read());
+  const value = item.read();
+  const quick = quickReceiptInput(value);
+  const parsed =
+    quick === undefined ? receiptInput.safeParse(value) : { success: true as const, data: quick };
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = (issue?.path ?? []).map(String);

@@ -1,10 +1,11 @@
-import { sql, type CompiledQuery, type Insertable, type Selectable } from 'kysely';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CompiledQuery, sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { PosReceiptTable } from '../db/schema.js';
 import { countsTowardFigures } from './receipt-rules.js';
 import { rebuildSalesBuckets } from './sales-bucket-audit.js';
-import { updateSalesBuckets, type ReceiptChange } from './sales-buckets.js';
+import { applyBucketDeltas, BucketDeltaSum, sqliteValues, statementSizes } from './sales-buckets.js';
 
 /** What a device records of a receipt: every field the upsert compares (instants in ms, money in cents). */
 export interface ReceiptData {
@@ -73,36 +74,17 @@ export async function findReceipt(db: Db, accountId: string, id: string): Promis
   return row === undefined ? undefined : toReceipt(row);
 }
 
-// The receipts of an upload are read and written in pages of one size, so the SQL of those statements
-// is built once per dialect and only their parameters change: building a 500-row statement cost about a
-// third of writing it. Only full pages are kept (two statements per dialect); other sizes are built.
-const statements = new Map<string, CompiledQuery>();
+/** Receipts per look-up of stored states (`findReceipts`) an upload's last step makes at most. */
+export const RECEIPTS_PER_LOOKUP = 2_000;
 
-/** Receipts per look-up (`findReceipts`) whose statement is kept: the page of an upload's last step. */
-export const RECEIPTS_PER_LOOKUP = 1_000;
+// The receipts of an upload are read and written with SQL written here once, not built per call: building
+// a 500-row statement cost about a third of writing it. SQLite takes the ids of a look-up as one JSON
+// array and the rows of a write as rows of parameters (a handful of statement sizes, each kept compiled
+// by the driver); PostgreSQL takes one array parameter a column (`unnest`), whatever the number of rows.
 
-/**
- * `build`'s statement with `parameters`. A full page's SQL is built once per dialect and kept; `build`
- * is given the values that `parameters` lists, so that first build checks they are taken in that order.
- */
-function withParameters(
-  db: Db,
-  key: string | undefined,
-  build: () => CompiledQuery,
-  parameters: readonly unknown[],
-): CompiledQuery {
-  if (key === undefined) return build();
-  const cacheKey = `${isPostgres(db) ? 'pg' : 'sqlite'}:${key}`;
-  const kept = statements.get(cacheKey);
-  if (kept !== undefined) return { ...kept, parameters };
-  const statement = build();
-  const built = statement.parameters;
-  if (built.length !== parameters.length || built.some((value, at) => value !== parameters[at])) {
-    throw new Error(`statement ${key}: its parameters are not in the order given`);
-  }
-  statements.set(cacheKey, { ...statement, parameters: [] });
-  return statement;
-}
+const SQLITE_FIND =
+  'select * from pos_receipts where account_id = ? and id in (select value from json_each(?))';
+const POSTGRES_FIND = 'select * from pos_receipts where account_id = $1 and id = any($2::text[])';
 
 /** The stored receipts of the account among `ids`, by id. */
 export async function findReceipts(
@@ -112,50 +94,110 @@ export async function findReceipts(
 ): Promise<Map<string, Receipt>> {
   const found = new Map<string, Receipt>();
   if (ids.length === 0) return found;
-  const query = withParameters(
-    db,
-    ids.length === RECEIPTS_PER_LOOKUP ? 'find' : undefined,
-    () =>
-      db
-        .selectFrom('pos_receipts')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('id', 'in', ids)
-        .compile(),
-    [accountId, ...ids],
-  );
+  const query = isPostgres(db)
+    ? CompiledQuery.raw(POSTGRES_FIND, [accountId, ids])
+    : CompiledQuery.raw(SQLITE_FIND, [accountId, JSON.stringify(ids)]);
   const { rows } = await db.executeQuery<Selectable<PosReceiptTable>>(query);
   for (const row of rows) found.set(row.id, toReceipt(row));
   return found;
 }
 
-/** Rows per INSERT statement: 14 parameters each stays far below SQLite's and PostgreSQL's limits. */
-const WRITE_BATCH = 500;
+/** The columns of pos_receipts in the order of the writes' values. */
+const RECEIPT_COLUMNS =
+  'account_id, id, place_id, event_id, occurred_at, payment_method, brand, amount_cents, kind, status, ' +
+  'demo, counted, received_at, updated_at';
+/** A replaced receipt keeps its `received_at`. */
+const REPLACE_STORED =
+  'on conflict (account_id, id) do update set place_id = excluded.place_id, ' +
+  'event_id = excluded.event_id, occurred_at = excluded.occurred_at, ' +
+  'payment_method = excluded.payment_method, brand = excluded.brand, ' +
+  'amount_cents = excluded.amount_cents, kind = excluded.kind, status = excluded.status, ' +
+  'demo = excluded.demo, counted = excluded.counted, updated_at = excluded.updated_at';
 
-/** A receipt's row, its columns in the order of the INSERT's parameters. */
-function receiptRow(accountId: string, receipt: ReceiptData, now: number): Insertable<PosReceiptTable> {
-  return {
-    account_id: accountId,
-    id: receipt.id,
-    place_id: receipt.placeId,
-    event_id: receipt.eventId,
-    occurred_at: receipt.occurredAt,
-    payment_method: receipt.paymentMethod,
-    brand: receipt.brand,
-    amount_cents: receipt.amountCents,
-    kind: receipt.kind,
-    status: receipt.status,
-    demo: receipt.demo ? 1 : 0,
-    counted: countsTowardFigures(receipt) ? 1 : 0,
-    received_at: now,
-    updated_at: now,
-  };
+/** SQLite: rows per INSERT statement (14 parameters each, far below SQLite's 32,766). */
+const SQLITE_WRITE_BATCH = 256;
+/** PostgreSQL: rows per INSERT statement, one array parameter a column (turned into text synchronously). */
+const POSTGRES_WRITE_BATCH = 2_000;
+
+const sqliteWrites = new Map<number, string>();
+function sqliteWrite(rows: number): string {
+  let text = sqliteWrites.get(rows);
+  if (text === undefined) {
+    text = `insert into pos_receipts (${RECEIPT_COLUMNS}) values ${sqliteValues(rows, 14)} ${REPLACE_STORED}`;
+    sqliteWrites.set(rows, text);
+  }
+  return text;
+}
+
+const POSTGRES_WRITE =
+  `insert into pos_receipts (${RECEIPT_COLUMNS}) ` +
+  'select $1::text, r.*, $2::int8, $2::int8 from unnest($3::text[], $4::text[], $5::text[], ' +
+  '$6::int8[], $7::text[], $8::text[], $9::int8[], $10::text[], $11::text[], $12::int4[], ' +
+  `$13::int4[]) as r ${REPLACE_STORED}`;
+
+/** Inserts or replaces the rows of `receipts` (ids distinct), `counted` derived from the rules. */
+async function upsertRows(
+  db: Db,
+  accountId: string,
+  receipts: readonly ReceiptData[],
+  now: number,
+): Promise<void> {
+  if (isPostgres(db)) {
+    for (let start = 0; start < receipts.length; start += POSTGRES_WRITE_BATCH) {
+      const batch = receipts.slice(start, start + POSTGRES_WRITE_BATCH);
+      const column = <T>(of: (receipt: ReceiptData) => T) => batch.map(of);
+      await db.executeQuery(
+        CompiledQuery.raw(POSTGRES_WRITE, [
+          accountId,
+          now,
+          column((r) => r.id),
+          column((r) => r.placeId),
+          column((r) => r.eventId),
+          column((r) => r.occurredAt),
+          column((r) => r.paymentMethod),
+          column((r) => r.brand),
+          column((r) => r.amountCents),
+          column((r) => r.kind),
+          column((r) => r.status),
+          column((r) => (r.demo ? 1 : 0)),
+          column((r) => (countsTowardFigures(r) ? 1 : 0)),
+        ]),
+      );
+    }
+    return;
+  }
+  let start = 0;
+  for (const size of statementSizes(receipts.length, SQLITE_WRITE_BATCH)) {
+    const parameters: unknown[] = [];
+    for (const r of receipts.slice(start, start + size)) {
+      parameters.push(
+        accountId,
+        r.id,
+        r.placeId,
+        r.eventId,
+        r.occurredAt,
+        r.paymentMethod,
+        r.brand,
+        r.amountCents,
+        r.kind,
+        r.status,
+        r.demo ? 1 : 0,
+        countsTowardFigures(r) ? 1 : 0,
+        now,
+        now,
+      );
+    }
+    await db.executeQuery(CompiledQuery.raw(sqliteWrite(size), parameters));
+    start += size;
+    // SQLite works synchronously: between statements the other requests get a turn.
+    await nextTurn();
+  }
 }
 
 /**
- * Receipts whose bucket deltas are summed before they are applied: the more receipts of one slot a batch
- * holds, the fewer buckets it writes (of one busy place's week, 500 receipts write 5.0 buckets a receipt
- * and 5,000 write 3.1; of a day, 4.0 and 2.3), and the deltas of 5,000 stay a few megabytes.
+ * Receipts whose bucket deltas are summed before they are applied, when the caller does not sum them
+ * itself: the more receipts of one slot a batch holds, the fewer buckets it writes (of one busy place's
+ * week, 500 receipts write 5.0 buckets a receipt and 5,000 write 3.1; of a day, 4.0 and 2.3).
  */
 const BUCKET_BATCH = 5_000;
 
@@ -183,22 +225,28 @@ export async function lockReceiptWrites(db: Db, accountId: string): Promise<void
  * state is read: the account's buckets are rebuilt from all its receipts once they are written, which
  * costs in proportion to the account's receipts, not to those written. With `stored` (the receipts'
  * stored states, already read by the caller in this transaction after `lockReceiptWrites`) they are not
- * read again.
+ * read again. With `deltas` the bucket deltas are added to that sum and not applied: the caller, writing
+ * many receipts in pages, applies the sum (`applyBucketDeltas`) before its transaction ends.
  */
 export async function writeReceipts(
   db: Db,
   accountId: string,
   receipts: readonly ReceiptData[],
   now: number,
-  options: { buckets?: 'deltas' | 'rebuild'; stored?: ReadonlyMap<string, Receipt> } = {},
+  options: {
+    buckets?: 'deltas' | 'rebuild';
+    stored?: ReadonlyMap<string, Receipt>;
+    deltas?: BucketDeltaSum;
+  } = {},
 ): Promise<void> {
   const deltas = options.buckets !== 'rebuild';
   if (!db.isTransaction)
     throw new Error('Receipts are written inside a transaction, with their sales buckets.');
   await lockReceiptWrites(db, accountId);
-  let changes: ReceiptChange[] = [];
-  for (let start = 0; start < receipts.length; start += WRITE_BATCH) {
-    const batch = receipts.slice(start, start + WRITE_BATCH);
+  // The caller's sum, applied by the caller before its transaction ends; else one of this write's.
+  const sum = options.deltas ?? new BucketDeltaSum(accountId);
+  for (let start = 0; start < receipts.length; start += BUCKET_BATCH) {
+    const batch = receipts.slice(start, start + BUCKET_BATCH);
     // The stored states the sales buckets subtract (read before they are replaced).
     const stored = !deltas
       ? undefined
@@ -208,47 +256,15 @@ export async function writeReceipts(
           accountId,
           batch.map((receipt) => receipt.id),
         )));
-    const rows = batch.map((receipt) => receiptRow(accountId, receipt, now));
-    const build = () =>
-      db
-        .insertInto('pos_receipts')
-        .values(rows)
-        .onConflict((conflict) =>
-          conflict.columns(['account_id', 'id']).doUpdateSet((eb) => ({
-            place_id: eb.ref('excluded.place_id'),
-            event_id: eb.ref('excluded.event_id'),
-            occurred_at: eb.ref('excluded.occurred_at'),
-            payment_method: eb.ref('excluded.payment_method'),
-            brand: eb.ref('excluded.brand'),
-            amount_cents: eb.ref('excluded.amount_cents'),
-            kind: eb.ref('excluded.kind'),
-            status: eb.ref('excluded.status'),
-            demo: eb.ref('excluded.demo'),
-            counted: eb.ref('excluded.counted'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
-        .compile();
-    await db.executeQuery(
-      withParameters(
-        db,
-        rows.length === WRITE_BATCH ? 'write' : undefined,
-        build,
-        rows.flatMap(Object.values),
-      ),
-    );
+    await upsertRows(db, accountId, batch, now);
     if (stored === undefined) continue;
     for (const receipt of batch) {
-      changes.push({
+      sum.add({
         before: stored.get(receipt.id),
         after: { ...receipt, counted: countsTowardFigures(receipt) },
       });
     }
-    if (changes.length >= BUCKET_BATCH) {
-      await updateSalesBuckets(db, accountId, changes);
-      changes = [];
-    }
+    if (options.deltas === undefined) await applyBucketDeltas(db, sum.take());
   }
-  if (deltas) await updateSalesBuckets(db, accountId, changes);
-  else await rebuildSalesBuckets(db, { accountId });
+  if (!deltas) await rebuildSalesBuckets(db, { accountId });
 }

@@ -106,10 +106,12 @@ export function openReceiptStaging(): ReceiptStaging {
     first text,
     changed integer not null
   ) without rowid`);
-  // One statement for any number of ids: they go in as one JSON array.
-  const findMany = store.prepare<[string], Row>(
-    `select ${COLUMNS} from staged where id in (select value from json_each(?))`,
+  // A receipt id comes once in most uploads: it is inserted, and only an id already staged (the insert
+  // changed nothing) is read back, compared and replaced.
+  const insertNew = store.prepare(
+    `insert into staged (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
   );
+  const findOne = store.prepare<[string], Row>(`select ${COLUMNS} from staged where id = ?`);
   const put = store.prepare(
     `insert or replace into staged (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -118,51 +120,33 @@ export function openReceiptStaging(): ReceiptStaging {
   );
   const counts: RepeatCounts = { updated: 0, unchanged: 0 };
 
+  const values = (receipt: ReceiptData, position: number, first: string | null, changed: boolean) =>
+    [
+      receipt.id,
+      position,
+      receipt.placeId,
+      receipt.eventId,
+      receipt.occurredAt,
+      receipt.paymentMethod,
+      receipt.brand,
+      receipt.amountCents,
+      receipt.kind,
+      receipt.status,
+      receipt.demo ? 1 : 0,
+      first,
+      changed ? 1 : 0,
+    ] as const;
+
   const add = store.transaction((receipts: readonly UploadedReceipt[]) => {
-    const staged = new Map<
-      string,
-      { receipt: ReceiptData; position: number; first: string | null; changed: boolean }
-    >();
-    for (const row of findMany.all(JSON.stringify(receipts.map(({ receipt }) => receipt.id)))) {
-      staged.set(row.id, {
-        receipt: toReceipt(row),
-        position: row.position,
-        first: row.first,
-        changed: row.changed === 1,
-      });
-    }
     for (const { receipt, position } of receipts) {
-      const before = staged.get(receipt.id);
-      if (before === undefined) {
-        staged.set(receipt.id, { receipt, position, first: null, changed: false });
-        continue;
-      }
-      const same = sameReceipt(before.receipt, receipt);
+      if (insertNew.run(...values(receipt, position, null, false)).changes === 1) continue;
+      const row = findOne.get(receipt.id);
+      if (row === undefined) throw new Error(`staged receipt ${receipt.id} vanished`);
+      const before = toReceipt(row);
+      const same = sameReceipt(before, receipt);
       if (same) counts.unchanged += 1;
       else counts.updated += 1;
-      staged.set(receipt.id, {
-        receipt,
-        position,
-        first: before.first ?? encode(before.receipt),
-        changed: before.changed || !same,
-      });
-    }
-    for (const [id, { receipt, position, first, changed }] of staged) {
-      put.run(
-        id,
-        position,
-        receipt.placeId,
-        receipt.eventId,
-        receipt.occurredAt,
-        receipt.paymentMethod,
-        receipt.brand,
-        receipt.amountCents,
-        receipt.kind,
-        receipt.status,
-        receipt.demo ? 1 : 0,
-        first,
-        changed ? 1 : 0,
-      );
+      put.run(...values(receipt, position, row.first ?? encode(before), row.changed === 1 || !same));
     }
   });
 

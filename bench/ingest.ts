@@ -1,0 +1,332 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, type Db } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { countsTowardFigures } from '../src/pos/receipt-rules.js';
+import { checkSalesBuckets } from '../src/pos/sales-bucket-audit.js';
+import { createServices } from '../src/services.js';
+import {
+  BENCH_ACCOUNT,
+  BENCH_PLACE,
+  benchEvents,
+  benchReceipts,
+  receiptBody,
+  type BenchReceipt,
+} from './sales-data.js';
+
+// `npm run bench:ingest` (and part of `npm run bench`): receipts sent as one NDJSON upload through the
+// admin API on a real listener (POST /admin/v1/pos/accounts/{account}/receipts, sales buckets kept in
+// the same transaction), against plain inserts of the same rows into the same table of a fresh database
+// in the same run: on SQLite one prepared INSERT run per row in one transaction, on PostgreSQL multi-row
+// INSERTs (one array parameter per column) in one transaction; neither baseline keeps buckets. SQLite
+// (a file, WAL, synchronous = FULL as served) always; PostgreSQL when BENCH_DATABASE_URL or
+// TEST_DATABASE_URL is set (databases of their own, dropped at the end).
+//
+//   --quick          an upload of 50,000 receipts (under a minute with both databases)
+//   (default)        uploads of 100,000 and 1,000,000 receipts
+//
+// The receipts are the sales benchmark's (bench/sales-data.ts: one place, 365 days, 30% with an event).
+// The NDJSON body is written to a temporary file first and streamed from it, so that building it is not
+// timed. Not part of the tests' pass/fail.
+
+const quick = process.argv.includes('--quick');
+const SIZES = quick ? [50_000] : [100_000, 1_000_000];
+const TARGET = { sqlite: 50_000, postgres: 15_000 } as const;
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const TOKEN = 'bench-admin-token-0123456789';
+const NOW = Date.UTC(2026, 10, 20, 12);
+
+type Dialect = 'sqlite' | 'postgres';
+
+const count = (n: number) => Math.round(n).toLocaleString('en');
+const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+/** This process's CPU time so far (s): on a machine busy with other work, what the wall time hides. */
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
+/** A fresh, migrated database: a SQLite file in a temporary directory, or a PostgreSQL database of its own. */
+async function openFresh(dialect: Dialect): Promise<{ url: string; db: Db; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
+    const path = join(dir, 'bench.sqlite');
+    const db = openDatabase({ kind: 'sqlite', path });
+    await migrateToLatest(db);
+    return {
+      url: `file:${path}`,
+      db,
+      drop: async () => {
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const server = openDatabase({ kind: 'postgres', url: postgresUrl! }, { poolSize: 1 });
+  await sql`create database ${sql.id(name)}`.execute(server);
+  const url = new URL(postgresUrl!);
+  url.pathname = `/${name}`;
+  const db = openDatabase({ kind: 'postgres', url: url.toString() });
+  await migrateToLatest(db);
+  return {
+    url: url.toString(),
+    db,
+    drop: async () => {
+      await db.destroy();
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(server);
+      await server.destroy();
+    },
+  };
+}
+
+/** The bench's receipts as an NDJSON file (one receipt a line, as POST receipts takes them). */
+async function writeBody(path: string, size: number): Promise<number> {
+  const out = createWriteStream(path);
+  let lines: string[] = [];
+  const flush = async () => {
+    if (!out.write(lines.join(''))) await once(out, 'drain');
+    lines = [];
+  };
+  for (const receipt of benchReceipts(size, benchEvents())) {
+    lines.push(`${JSON.stringify(receiptBody(receipt))}\n`);
+    if (lines.length >= 10_000) await flush();
+  }
+  await flush();
+  out.end();
+  await once(out, 'finish');
+  return out.bytesWritten;
+}
+
+/** POSTs the file as NDJSON to the admin listener; resolves with the status and the answer. */
+function upload(port: number, path: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const call = request(
+      {
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: `/admin/v1/pos/accounts/${BENCH_ACCOUNT}/receipts`,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, text });
+        });
+      },
+    );
+    call.on('error', reject);
+    createReadStream(path).on('error', reject).pipe(call);
+  });
+}
+
+/** Seconds the upload of `size` receipts took through the admin API, and the server's peak RSS meanwhile. */
+async function throughApi(dialect: Dialect, size: number, body: string) {
+  const fresh = await openFresh(dialect);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: fresh.url,
+    ADMIN_TOKEN: TOKEN,
+    LOG_LEVEL: 'silent',
+  });
+  const services = createServices({ db: fresh.db, config, clock: { now: () => NOW } });
+  await services.posData.putAccount(BENCH_ACCOUNT, {
+    name: 'Bench',
+    currency: 'BRL',
+    active: true,
+    email: null,
+  });
+  await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
+    name: 'Bar',
+    timezone: 'America/Sao_Paulo',
+    active: true,
+  });
+  for (const event of benchEvents()) {
+    await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
+      name: event.name,
+      starts_at: event.startsAt,
+      ends_at: event.endsAt,
+      active: true,
+      registered_at: event.startsAt,
+    });
+  }
+  const app = buildApp(config, { services, logger: false });
+  try {
+    await app.admin.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.admin.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    global.gc?.();
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    const started = performance.now();
+    const cpu = cpuSeconds();
+    const answer = await upload(port, body);
+    const took = (performance.now() - started) / 1000;
+    const cpuTook = cpuSeconds() - cpu;
+    clearInterval(sampler);
+    const expected = JSON.stringify({ inserted: size, updated: 0, unchanged: 0 });
+    if (answer.status !== 200 || answer.text !== expected)
+      throw new Error(`upload answered ${answer.status} ${answer.text.slice(0, 200)}`);
+    // BENCH_CHECK=true: the buckets the upload kept are checked against the sums of its receipts (what
+    // `npm run db:check-buckets` does; minutes on SQLite past a few hundred thousand buckets).
+    if (process.env.BENCH_CHECK === 'true') {
+      const check = await checkSalesBuckets(fresh.db);
+      if (check.differing !== 0) throw new Error(`${check.differing} buckets differ from the receipts' sums`);
+    }
+    return { seconds: took, cpu: cpuTook, peak };
+  } finally {
+    await app.close();
+    await fresh.drop();
+  }
+}
+
+/** A receipt's row as pos_receipts stores it, its columns in table order. */
+function row(r: BenchReceipt): unknown[] {
+  return [
+    BENCH_ACCOUNT,
+    r.id,
+    BENCH_PLACE,
+    r.eventId,
+    r.occurredAt,
+    r.paymentMethod,
+    r.brand,
+    r.amountCents,
+    r.kind,
+    r.status,
+    r.demo ? 1 : 0,
+    countsTowardFigures(r) ? 1 : 0,
+    NOW,
+    NOW,
+  ];
+}
+
+const COLUMNS =
+  'account_id, id, place_id, event_id, occurred_at, payment_method, brand, amount_cents, kind, status, demo, counted, received_at, updated_at';
+
+/**
+ * Seconds that plain inserts of the same rows take into a fresh database's pos_receipts (no buckets),
+ * and this process's CPU seconds meanwhile.
+ */
+async function plainInserts(dialect: Dialect, size: number): Promise<{ seconds: number; cpu: number }> {
+  const fresh = await openFresh(dialect);
+  try {
+    if (dialect === 'sqlite') {
+      await fresh.db.destroy();
+      const database = new SQLite(fresh.url.slice('file:'.length));
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = FULL');
+      try {
+        const insert = database.prepare(
+          `insert into pos_receipts (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        );
+        const started = performance.now();
+        const cpu = cpuSeconds();
+        database.transaction(() => {
+          for (const receipt of benchReceipts(size, benchEvents())) insert.run(...row(receipt));
+        })();
+        return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
+      } finally {
+        database.close();
+      }
+    }
+    const client = new pg.Client({ connectionString: fresh.url });
+    await client.connect();
+    try {
+      const types = ['text', 'text', 'text', 'text', 'int8', 'text', 'text', 'int8', 'text', 'text'];
+      const more = ['int4', 'int4', 'int8', 'int8'];
+      const unnest = [...types, ...more].map((type, at) => `$${at + 1}::${type}[]`).join(', ');
+      const text = `insert into pos_receipts (${COLUMNS}) select * from unnest(${unnest})`;
+      const started = performance.now();
+      const cpu = cpuSeconds();
+      await client.query('begin');
+      let batch: unknown[][] = [];
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const columns = batch[0]!.map((_, at) => batch.map((values) => values[at]));
+        await client.query({ name: 'bench-plain-insert', text, values: columns });
+        batch = [];
+      };
+      for (const receipt of benchReceipts(size, benchEvents())) {
+        batch.push(row(receipt));
+        if (batch.length >= 10_000) await flush();
+      }
+      await flush();
+      await client.query('commit');
+      return { seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu };
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await fresh.drop();
+  }
+}
+
+/** One line of the printed table. */
+interface Line {
+  dialect: Dialect;
+  size: number;
+  api: number;
+  plain: number;
+  /** CPU seconds of this process: the upload (server and client), the plain inserts (client only). */
+  apiCpu: number;
+  plainCpu: number;
+  peak: number;
+}
+
+const lines: Line[] = [];
+const folder = mkdtempSync(join(tmpdir(), 'bench-ingest-body-'));
+try {
+  console.log('NDJSON ingestion through the admin API (sales buckets included) against plain inserts');
+  const dialects: Dialect[] = postgresUrl === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
+  if (postgresUrl === undefined)
+    console.log('(PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+  for (const size of SIZES) {
+    const body = join(folder, `receipts-${size}.ndjson`);
+    const bytes = await writeBody(body, size);
+    console.log(`  ${count(size)} receipts, ${mib(bytes)} of NDJSON`);
+    for (const dialect of dialects) {
+      const plain = await plainInserts(dialect, size);
+      const api = await throughApi(dialect, size, body);
+      lines.push({
+        dialect,
+        size,
+        api: size / api.seconds,
+        plain: size / plain.seconds,
+        apiCpu: api.cpu,
+        plainCpu: plain.cpu,
+        peak: api.peak,
+      });
+      console.log(
+        `    ${dialect.padEnd(8)} upload ${api.seconds.toFixed(2)} s (${api.cpu.toFixed(2)} s CPU in this process), ` +
+          `plain inserts ${plain.seconds.toFixed(2)} s (${plain.cpu.toFixed(2)} s CPU)`,
+      );
+    }
+    rmSync(body, { force: true });
+  }
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
+
+console.log(
+  '\n| database | receipts | upload (receipts/s) | plain inserts (receipts/s) | ratio | target | bench peak RSS |',
+);
+console.log('| --- | ---: | ---: | ---: | ---: | --- | ---: |');
+for (const line of lines) {
+  const target = TARGET[line.dialect];
+  console.log(
+    `| ${line.dialect} | ${count(line.size)} | ${count(line.api)} | ${count(line.plain)} | ` +
+      `${(line.plain / line.api).toFixed(1)}x slower | >= ${count(target)}/s ${line.api >= target ? 'met' : 'NOT met'} | ${mib(line.peak)} |`,
+  );
+}
