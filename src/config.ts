@@ -75,6 +75,10 @@ export interface Config {
   readonly http: HttpEdgeConfig;
   /** A receipts upload whose client sends nothing for this long is refused (408), nothing stored. */
   readonly uploadIdleTimeoutMs: number;
+  /** The merchant panel under /panel/ on the public listener (`PANEL=false` turns it off). */
+  readonly panel: boolean;
+  /** Signs the web faces' session cookies (32 characters at least; every process of a fleet the same). */
+  readonly sessionSecret: string;
   /** A receipts upload whose body takes longer than this is refused (408), nothing stored. */
   readonly uploadTimeoutMs: number;
 }
@@ -130,6 +134,8 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(256),
   UPLOAD_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
   UPLOAD_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
+  PANEL: z.enum(['true', 'false']).default('true'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
@@ -204,7 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     adminPort: e.ADMIN_PORT,
     adminToken: e.ADMIN_TOKEN ?? null,
     supportToken: e.SUPPORT_TOKEN ?? null,
-    cursorSecret: e.CURSOR_SECRET ?? randomSecret(e.NODE_ENV, e.REDIS_URL !== undefined),
+    cursorSecret: e.CURSOR_SECRET ?? randomSecret(e.NODE_ENV, e.REDIS_URL !== undefined, 'CURSOR_SECRET'),
     trustProxy: Object.freeze(parseTrustProxy(e.TRUST_PROXY)),
     logLevel: e.LOG_LEVEL,
     demo: e.DEMO === undefined ? 'auto' : e.DEMO === 'true' ? 'on' : 'off',
@@ -223,6 +229,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     }),
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
+    panel: e.PANEL === 'true',
+    sessionSecret: e.SESSION_SECRET ?? randomSecret(e.NODE_ENV, e.REDIS_URL !== undefined, 'SESSION_SECRET'),
   };
   // Node refuses a head timeout longer than the whole request's: the head is part of the request.
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
@@ -236,13 +244,17 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   return Object.freeze(config);
 }
 
-function randomSecret(env: Config['env'], fleet: boolean): string {
-  // Cursors signed with a per-process secret stop working after a restart and differ between processes
-  // of a fleet; production, and every process of a fleet, must set CURSOR_SECRET.
-  if (env === 'production') throw new ConfigError('CURSOR_SECRET: must be set in production');
+function randomSecret(
+  env: Config['env'],
+  fleet: boolean,
+  variable: 'CURSOR_SECRET' | 'SESSION_SECRET',
+): string {
+  // Cursors and session cookies signed with a per-process secret stop working after a restart and differ
+  // between processes of a fleet; production, and every process of a fleet, must set the secret.
+  if (env === 'production') throw new ConfigError(`${variable}: must be set in production`);
   if (fleet)
     throw new ConfigError(
-      'CURSOR_SECRET: must be set when REDIS_URL is (every process of a fleet signs cursors with the same secret)',
+      `${variable}: must be set when REDIS_URL is (every process of a fleet signs with the same secret)`,
     );
   return randomBytes(32).toString('base64url');
 }

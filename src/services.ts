@@ -8,6 +8,8 @@ import { createTicketService, type TicketService } from './helpdesk/ticket-servi
 import { createMetrics, type Metrics } from './metrics.js';
 import { bucketSalesReader } from './pos/bucket-sales-reader.js';
 import { createMerchantKeyService, type MerchantKeyService } from './pos/merchant-key-service.js';
+import { createMemoryMerchantMail, type MerchantMail } from './pos/merchant-mail.js';
+import { createMerchantUserService, type MerchantUserService } from './pos/merchant-user-service.js';
 import { createPosDataService, type PosDataService } from './pos/pos-data-service.js';
 import { createPosLimits, type PosLimits } from './pos/pos-limits.js';
 import { createReceiptIngestion, type ReceiptIngestion } from './pos/receipt-ingestion.js';
@@ -35,6 +37,8 @@ export interface ServiceDeps {
   rateLimits?: RateLimitStore;
   /** Where the sales figures are read: default the pre-aggregated buckets (the benchmark compares readers). */
   salesReader?: SalesReader;
+  /** Where the panel's e-mails go; default: kept in memory (tests read them). */
+  merchantMail?: MerchantMail;
   config: Config;
 }
 
@@ -61,6 +65,10 @@ export interface Services {
   readonly receipts: ReceiptIngestion;
   /** Merchants' API keys. */
   readonly merchantKeys: MerchantKeyService;
+  /** The people of merchant accounts who sign in to the panel. */
+  readonly merchantUsers: MerchantUserService;
+  /** Where the panel's e-mails (invitations, password resets) go. */
+  readonly merchantMail: MerchantMail;
   /** The POS API's quotas, ceilings, IP block and sales leases. */
   readonly limits: PosLimits;
   /** Sales figures by payment method and brand, for the POS API and the merchant panel's reports. */
@@ -83,6 +91,7 @@ export function createServices(deps: ServiceDeps): Services {
   const catalog = createCatalogService({ db, clock });
   const posData = createPosDataService({ db, clock });
   const readDb = deps.readDb ?? db;
+  const merchantMail = deps.merchantMail ?? createMemoryMerchantMail();
   const lifecycle = createLifecycle({ clock });
   const limits = createPosLimits({
     store: rateLimits,
@@ -107,6 +116,13 @@ export function createServices(deps: ServiceDeps): Services {
       clock,
       rotationGraceSeconds: config.posRotationGraceSeconds,
     }),
+    merchantUsers: createMerchantUserService({
+      db,
+      clock,
+      mail: merchantMail,
+      panelUrl: `${config.publicBaseUrl}/panel`,
+    }),
+    merchantMail,
     limits,
     sales: createSalesService({
       readDb,

@@ -2,6 +2,7 @@ import type { AdminRoute } from './admin-route.js';
 import { healthAdminRoutes } from './health-admin-routes.js';
 import { helpdeskAdminRoutes } from './helpdesk-admin-routes.js';
 import { merchantKeyAdminRoutes } from './merchant-key-admin-routes.js';
+import { merchantUserAdminRoutes } from './merchant-user-admin-routes.js';
 import { openApiAdminRoutes } from './openapi-admin-routes.js';
 import { posDataAdminRoutes } from './pos-data-admin-routes.js';
 
@@ -13,4 +14,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...helpdeskAdminRoutes,
   ...posDataAdminRoutes,
   ...merchantKeyAdminRoutes,
+  ...merchantUserAdminRoutes,
 ];
