@@ -139,6 +139,7 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
               },
               signOutAction: `${PANEL_PREFIX}/sign-out`,
               languageAction: `${PANEL_PREFIX}/language`,
+              currentUrl: request.method === 'GET' ? request.url : `${PANEL_PREFIX}/`,
             }),
           );
       };
@@ -231,24 +232,27 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
         return redirect(reply, ctx.user === null ? '/sign-in' : '/keys');
       });
 
-      panel.post<{ Body: { lang?: string } }>('/language', { preHandler: csrf }, async (request, reply) => {
-        const lang = request.body.lang;
-        if (isLocale(lang)) {
-          void reply.setCookie(LOCALE_COOKIE, lang, {
-            path: PANEL_PREFIX,
-            sameSite: 'lax',
-            httpOnly: true,
-            secure: config.env === 'production',
-            maxAge: 365 * 86_400,
-          });
-        }
-        const back = request.headers.referer;
-        const target =
-          back !== undefined && new URL(back, 'http://x').pathname.startsWith(PANEL_PREFIX)
-            ? new URL(back, 'http://x')
-            : null;
-        return reply.redirect(target === null ? `${PANEL_PREFIX}/` : target.pathname + target.search, 303);
-      });
+      panel.post<{ Body: { lang?: string; back?: string } }>(
+        '/language',
+        { preHandler: csrf },
+        async (request, reply) => {
+          const lang = request.body.lang;
+          if (isLocale(lang)) {
+            void reply.setCookie(LOCALE_COOKIE, lang, {
+              path: PANEL_PREFIX,
+              sameSite: 'lax',
+              httpOnly: true,
+              secure: config.env === 'production',
+              maxAge: 365 * 86_400,
+            });
+          }
+          // Back to the page the switch was on (the pages send no Referer): only a path of the panel.
+          const back = request.body.back;
+          const safe =
+            typeof back === 'string' && back.startsWith(`${PANEL_PREFIX}/`) && !back.startsWith('//');
+          return reply.redirect(safe ? back : `${PANEL_PREFIX}/`, 303);
+        },
+      );
 
       // ---- Sign-in, sign-out, passwords ----
 

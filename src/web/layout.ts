@@ -35,6 +35,8 @@ export interface LayoutInput {
     signedInAs: string;
     navigation: string;
   };
+  /** The page's own path and query, where the language switch comes back to. */
+  currentUrl: string;
   /** Where the sign-out and language forms post. */
   signOutAction: string;
   languageAction: string;
