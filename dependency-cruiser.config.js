@@ -42,6 +42,14 @@ export default {
       to: { path: '^src/(admin/|app\\.ts|server\\.ts|services\\.ts)' },
     },
     {
+      name: 'mail-is-neutral',
+      severity: 'error',
+      comment:
+        'The outbox and its sender carry any domain’s messages (keys today, invitations later): they import no domain and no face.',
+      from: { path: '^src/mail/' },
+      to: { path: '^src/(helpdesk|pos|admin)/|^src/(app|server|services)\\.ts' },
+    },
+    {
       name: 'no-test-code-in-src',
       severity: 'error',
       from: { path: '^src/' },

@@ -15,7 +15,8 @@ export default defineConfig({
     // Two cores: one worker per core keeps PostgreSQL and the suites from starving each other.
     maxWorkers: 2,
     // CI also writes a JSON report, from which .ci/run prints its closing "N passed, N failed" line.
-    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    // The skipped tests, grouped by why (a variable not set, a program absent), after the summary.
+    reporters: ['default', './test/support/skipped-reporter.ts', ...(process.env.CI ? ['json'] : [])],
     outputFile: { json: 'test-results/vitest.json' },
   },
 });

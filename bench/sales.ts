@@ -168,7 +168,12 @@ async function loadPlace(dialect: 'sqlite' | 'postgres', size: number): Promise<
   const clock = new SteppingClock(Date.UTC(2026, 10, 20, 12));
   const servicesWith = (salesReader: SalesReader) => createServices({ db, clock, config, salesReader });
   const services = servicesWith(bucketReader);
-  await services.posData.putAccount(BENCH_ACCOUNT, { name: 'Bench', currency: 'BRL', active: true });
+  await services.posData.putAccount(BENCH_ACCOUNT, {
+    name: 'Bench',
+    currency: 'BRL',
+    active: true,
+    email: null,
+  });
   await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
     name: 'Bar',
     timezone: 'America/Sao_Paulo',

@@ -75,17 +75,60 @@ export interface Config {
   readonly http: HttpEdgeConfig;
   /** A receipts upload whose client sends nothing for this long is refused (408), nothing stored. */
   readonly uploadIdleTimeoutMs: number;
+  /** A receipts upload whose body takes longer than this is refused (408), nothing stored. */
+  readonly uploadTimeoutMs: number;
+  /** E-mail to merchants: the SMTP server's URL (may hold a password); null: messages are logged. */
+  readonly smtpUrl: string | null;
+  /** The From of e-mail to merchants. */
+  readonly mailFrom: string;
   /** The merchant panel under /panel/ on the public listener (`PANEL=false` turns it off). */
   readonly panel: boolean;
   /** Signs the web faces' session cookies (32 characters at least; every process of a fleet the same). */
   readonly sessionSecret: string;
-  /** A receipts upload whose body takes longer than this is refused (408), nothing stored. */
-  readonly uploadTimeoutMs: number;
 }
 
-/** Thrown when a variable has a value the service cannot start with; the message names the variable. */
+/** One variable the service cannot start with, and what to do about it. */
+export interface ConfigProblem {
+  readonly variable: string;
+  /** What is wrong, followed (for a variable that is not a secret) by the value received. */
+  readonly message: string;
+}
+
+/**
+ * Thrown when variables have values the service cannot start with. It names every one of them at once
+ * (`problems`, in the order of the Configuration list), and never a secret's value: tokens and secrets
+ * are not shown, URLs are shown without their password and query.
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(problems: ConfigProblem | readonly ConfigProblem[]) {
+    const list: readonly ConfigProblem[] = 'variable' in problems ? [problems] : problems;
+    super(list.map((problem) => `${problem.variable}: ${problem.message}`).join('; '));
+    this.problems = Object.freeze([...list]);
+  }
+}
+
+/** A variable whose value is a credential as a whole: never shown. */
+const SECRET_NAME = /(?:TOKEN|SECRET|PASSWORD|PASSPHRASE|_KEY)$/;
+
+/**
+ * The value of `variable` as an error message may show it: nothing for a secret, a URL without its
+ * password and query (`postgres://gateway:***@db/gateway`), anything else cut to 80 characters.
+ */
+export function shownValue(variable: string, value: string): string | null {
+  if (SECRET_NAME.test(variable)) return null;
+  if (variable.endsWith('_URL')) {
+    return value
+      .replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, (_, scheme: string, userinfo: string) => {
+        const colon = userinfo.indexOf(':');
+        return `${scheme}${colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:***`}@`;
+      })
+      .replace(/[?#].*$/s, (rest) => (rest === '' ? '' : '?…'))
+      .slice(0, 80);
+  }
+  return value.slice(0, 80);
 }
 
 const integer = (min: number, max: number) =>
@@ -134,6 +177,14 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(256),
   UPLOAD_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
   UPLOAD_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(
+      /^(?:[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/,
+      'must be an address, or a name and <address>',
+    )
+    .default('Partner Gateway <no-reply@localhost>'),
   PANEL: z.enum(['true', 'false']).default('true'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
@@ -141,10 +192,13 @@ const schema = z.object({
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
   if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    throw new ConfigError(`${variable}: must be postgres://…, file:PATH or a plain path`);
+    throw new ConfigError({
+      variable,
+      message: withValue(variable, 'must be postgres://…, file:PATH or a plain path', value),
+    });
   }
   const path = value.startsWith('file:') ? value.slice('file:'.length) : value;
-  if (path === '') throw new ConfigError(`${variable}: file: needs a path`);
+  if (path === '') throw new ConfigError({ variable, message: 'file: needs a path' });
   return { kind: 'sqlite', path };
 }
 
@@ -152,9 +206,10 @@ function parseReadReplicaUrl(primary: string, replica: string | undefined): Data
   if (replica === undefined) return null;
   const target = Object.freeze(parseDatabaseUrl(replica, 'DATABASE_READ_URL'));
   if (target.kind !== 'postgres' || !/^postgres(ql)?:\/\//.test(primary)) {
-    throw new ConfigError(
-      'DATABASE_READ_URL: a read replica needs PostgreSQL in both DATABASE_URL and DATABASE_READ_URL',
-    );
+    throw new ConfigError({
+      variable: 'DATABASE_READ_URL',
+      message: 'a read replica needs PostgreSQL in both DATABASE_URL and DATABASE_READ_URL',
+    });
   }
   return target;
 }
@@ -171,27 +226,105 @@ function parseTrustProxy(value: string | undefined): string[] {
     const maxBits = family === 6 ? 128 : 32;
     const badBits = bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > maxBits);
     if (family === 0 || badBits || extra !== undefined) {
-      throw new ConfigError(`TRUST_PROXY: "${entry}" is not an IP address or CIDR block`);
+      throw new ConfigError({
+        variable: 'TRUST_PROXY',
+        message: `"${entry.slice(0, 80)}" is not an IP address or CIDR block`,
+      });
     }
   }
   return entries;
 }
 
+/** `message`, followed by the value received when it may be shown. */
+function withValue(variable: string, message: string, received: string | undefined): string {
+  const shown = received === undefined ? null : shownValue(variable, received);
+  return shown === null ? message : `${message} (got "${shown}")`;
+}
+
+/** The variables in the order of the schema (the Configuration list), then any other. */
+const VARIABLE_ORDER: readonly string[] = Object.keys(schema.shape);
+const orderOf = (variable: string) => {
+  const index = VARIABLE_ORDER.indexOf(variable);
+  return index === -1 ? VARIABLE_ORDER.length : index;
+};
+
 /**
- * Parses the environment into a frozen Config. Throws ConfigError naming the first variable that is
- * wrong, so the start stops with one clear message.
+ * Parses the environment into a frozen Config. Throws one ConfigError naming every variable that is
+ * wrong, so that the start stops with the whole list of what to fix, and no secret's value in it.
  */
 export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(
+  const present: Record<string, string | undefined> = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
   );
+  const problems: ConfigProblem[] = [];
+  const failed = (variable: string) => problems.some((problem) => problem.variable === variable);
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = String(issue?.path[0] ?? 'environment');
-    const received = present[variable];
-    const shown = received === undefined ? '' : ` (got "${received.slice(0, 80)}")`;
-    throw new ConfigError(`${variable}: ${issue?.message ?? 'invalid'}${shown}`);
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0] ?? 'environment');
+      if (failed(variable)) continue; // the first issue of each variable says enough
+      problems.push({ variable, message: withValue(variable, issue.message, present[variable]) });
+    }
+  }
+  /** Runs a check of `variables` whose own values are good; its ConfigError joins the list. */
+  const check = <T>(variables: readonly string[], read: () => T): T | undefined => {
+    if (variables.some(failed)) return undefined;
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  };
+  const field = <K extends keyof typeof schema.shape>(name: K) =>
+    schema.shape[name].parse(present[name]) as z.output<(typeof schema.shape)[K]>;
+
+  const databaseUrl = present.DATABASE_URL ?? 'file:./data/service.sqlite';
+  // Frozen too: Object.freeze below is shallow, and the whole configuration is read-only.
+  const database = check(['DATABASE_URL'], () => Object.freeze(parseDatabaseUrl(databaseUrl)));
+  const databaseRead = check(['DATABASE_URL', 'DATABASE_READ_URL'], () =>
+    parseReadReplicaUrl(databaseUrl, present.DATABASE_READ_URL),
+  );
+  const trustProxy = check(['TRUST_PROXY'], () => Object.freeze(parseTrustProxy(present.TRUST_PROXY)));
+  const cursorSecret = check(
+    ['NODE_ENV', 'REDIS_URL', 'CURSOR_SECRET'],
+    () =>
+      field('CURSOR_SECRET') ??
+      randomSecret(field('NODE_ENV') === 'production', present.REDIS_URL !== undefined, 'CURSOR_SECRET'),
+  );
+  const sessionSecret = check(
+    ['NODE_ENV', 'REDIS_URL', 'SESSION_SECRET'],
+    () =>
+      field('SESSION_SECRET') ??
+      randomSecret(field('NODE_ENV') === 'production', present.REDIS_URL !== undefined, 'SESSION_SECRET'),
+  );
+  // Node refuses a head timeout longer than the whole request's: the head is part of the request.
+  check(['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'], () => {
+    const request = field('HTTP_REQUEST_TIMEOUT_MS');
+    if (field('HTTP_HEADERS_TIMEOUT_MS') > request) {
+      throw new ConfigError({
+        variable: 'HTTP_HEADERS_TIMEOUT_MS',
+        message: `must not exceed HTTP_REQUEST_TIMEOUT_MS (${request})`,
+      });
+    }
+  });
+  check(['ADMIN_TOKEN', 'SUPPORT_TOKEN'], () => {
+    if (present.ADMIN_TOKEN !== undefined && present.ADMIN_TOKEN === present.SUPPORT_TOKEN) {
+      throw new ConfigError({ variable: 'SUPPORT_TOKEN', message: 'must differ from ADMIN_TOKEN' });
+    }
+  });
+
+  if (
+    problems.length > 0 ||
+    !parsed.success ||
+    database === undefined ||
+    databaseRead === undefined ||
+    trustProxy === undefined ||
+    cursorSecret === undefined ||
+    sessionSecret === undefined
+  ) {
+    throw new ConfigError(problems.sort((x, y) => orderOf(x.variable) - orderOf(y.variable)));
   }
   const e = parsed.data;
   const config: Config = {
@@ -199,9 +332,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     port: e.PORT,
     host: e.HOST,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    // Frozen too: Object.freeze below is shallow, and the whole configuration is read-only.
-    database: Object.freeze(parseDatabaseUrl(e.DATABASE_URL)),
-    databaseRead: parseReadReplicaUrl(e.DATABASE_URL, e.DATABASE_READ_URL),
+    database,
+    databaseRead,
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     redisUrl: e.REDIS_URL ?? null,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
@@ -210,8 +342,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     adminPort: e.ADMIN_PORT,
     adminToken: e.ADMIN_TOKEN ?? null,
     supportToken: e.SUPPORT_TOKEN ?? null,
-    cursorSecret: e.CURSOR_SECRET ?? randomSecret(e.NODE_ENV, e.REDIS_URL !== undefined, 'CURSOR_SECRET'),
-    trustProxy: Object.freeze(parseTrustProxy(e.TRUST_PROXY)),
+    cursorSecret,
+    trustProxy,
     logLevel: e.LOG_LEVEL,
     demo: e.DEMO === undefined ? 'auto' : e.DEMO === 'true' ? 'on' : 'off',
     posRotationGraceSeconds: e.POS_ROTATION_GRACE_SECONDS,
@@ -229,32 +361,27 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     }),
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
     panel: e.PANEL === 'true',
-    sessionSecret: e.SESSION_SECRET ?? randomSecret(e.NODE_ENV, e.REDIS_URL !== undefined, 'SESSION_SECRET'),
+    sessionSecret,
   };
-  // Node refuses a head timeout longer than the whole request's: the head is part of the request.
-  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
-    throw new ConfigError(
-      `HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs})`,
-    );
-  }
-  if (config.adminToken !== null && config.adminToken === config.supportToken) {
-    throw new ConfigError('SUPPORT_TOKEN: must differ from ADMIN_TOKEN');
-  }
   return Object.freeze(config);
 }
 
 function randomSecret(
-  env: Config['env'],
+  production: boolean,
   fleet: boolean,
   variable: 'CURSOR_SECRET' | 'SESSION_SECRET',
 ): string {
   // Cursors and session cookies signed with a per-process secret stop working after a restart and differ
   // between processes of a fleet; production, and every process of a fleet, must set the secret.
-  if (env === 'production') throw new ConfigError(`${variable}: must be set in production`);
-  if (fleet)
-    throw new ConfigError(
-      `${variable}: must be set when REDIS_URL is (every process of a fleet signs with the same secret)`,
-    );
+  if (production) throw new ConfigError({ variable, message: 'must be set in production' });
+  if (fleet) {
+    throw new ConfigError({
+      variable,
+      message: 'must be set when REDIS_URL is (every process of a fleet signs with the same secret)',
+    });
+  }
   return randomBytes(32).toString('base64url');
 }

@@ -13,6 +13,7 @@ import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
 import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';
 import { logSerializers } from './http/logger-options.js';
+import { StartFailure, databaseFailure, listenFailure, redisFailure } from './start-failure.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
 // public and admin ports, and on SIGTERM/SIGINT drains, closes and exits (src/lifecycle/shutdown.ts).
@@ -26,7 +27,13 @@ function readConfig(): Config {
     return loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      // Every variable to fix at once, one a line; never a secret's value (ConfigError leaves them out).
+      const lines = error.problems.map((problem) => `${problem.variable}: ${problem.message}`);
+      process.stderr.write(
+        lines.length === 1
+          ? `Invalid configuration: ${lines.join('')}\n`
+          : `Invalid configuration, ${lines.length} variables to fix:\n${lines.map((line) => `  ${line}\n`).join('')}`,
+      );
       process.exit(1);
     }
     throw error;
@@ -56,12 +63,13 @@ async function main(): Promise<void> {
       log.warn({ err: error }, 'a database connection failed; the pool replaces it on the next query');
     },
   };
-  const db = openDatabase(config.database, databaseOptions);
-  await migrateToLatest(db);
+  const db = await openAndMigrate(config, databaseOptions);
   const readDb =
     config.databaseRead === null ? undefined : openDatabase(config.databaseRead, databaseOptions);
   const rateLimits = await openRateLimitStore(config, log);
-  const services = createServices({ db, readDb, rateLimits, config });
+  if (config.smtpUrl === null)
+    log.info('SMTP_URL is not set: e-mail to merchants is written to this log instead of sent');
+  const services = createServices({ db, readDb, rateLimits, config, log });
   const app = buildApp(config, { services, logger: log });
 
   if (demoWanted(config) && (await helpdeskIsEmpty(db))) {
@@ -81,15 +89,28 @@ async function main(): Promise<void> {
     }
   }
 
-  await app.public.listen({ port: config.port, host: config.host });
+  await listenOr(app.public, {
+    host: config.host,
+    port: config.port,
+    hostVariable: 'HOST',
+    portVariable: 'PORT',
+  });
   if (config.adminToken === null) {
     log.warn('ADMIN_TOKEN is not set: the admin listener is not started (production)');
   } else {
-    await app.admin.listen({ port: config.adminPort, host: config.adminHost });
+    await listenOr(app.admin, {
+      host: config.adminHost,
+      port: config.adminPort,
+      hostVariable: 'ADMIN_HOST',
+      portVariable: 'ADMIN_PORT',
+    });
     if (generatedAdminToken) {
       log.warn(`ADMIN_TOKEN is not set; for this run the admin API accepts: Bearer ${config.adminToken}`);
     }
   }
+
+  // The outbox's sender runs beside the listeners (README, E-mail to merchants).
+  services.mailSender.start();
 
   const shutdown = createShutdown({
     lifecycle: services.lifecycle,
@@ -105,6 +126,8 @@ async function main(): Promise<void> {
     // Only once no request is left: a query sent to a closed store would fail ("driver has already been
     // destroyed") and a limit would go unmeasured.
     closeStores: async () => {
+      // The attempt in progress ends before the database closes; what is left waits in the outbox.
+      await services.mailSender.stop();
       await rateLimits.close();
       await Promise.all([db.destroy(), readDb?.destroy()]);
     },
@@ -121,18 +144,50 @@ async function main(): Promise<void> {
   void shutdown.exitCode.then((code) => process.exit(code));
 }
 
+/** The database, migrated; a database the operator must fix first is one line (StartFailure). */
+async function openAndMigrate(config: Config, options: Parameters<typeof openDatabase>[1]) {
+  try {
+    const db = openDatabase(config.database, options);
+    await migrateToLatest(db);
+    return db;
+  } catch (error) {
+    throw databaseFailure(error, config.database, 'DATABASE_URL', config.databaseTimeoutMs) ?? error;
+  }
+}
+
 /** Redis when `REDIS_URL` is set (a fleet shares every limit); else the in-process store. */
 async function openRateLimitStore(config: Config, log: Logger): Promise<RateLimitStore> {
   if (config.redisUrl === null) {
     log.info('REDIS_URL is not set: limits are counted in this process (run one process only)');
     return createMemoryRateLimitStore();
   }
-  return connectRedisRateLimitStore({
+  const store = await connectRedisRateLimitStore({
     url: config.redisUrl,
     keyPrefix: config.redisKeyPrefix,
     commandTimeoutMs: config.redisTimeoutMs,
     log,
   });
+  // A Redis that goes away later is survived (limits go unmeasured until it answers); one that does not
+  // answer at start is a mistake to fix first, not a fleet to start counting nothing.
+  try {
+    await store.ping();
+  } catch {
+    await store.close();
+    throw redisFailure(config.redisUrl);
+  }
+  return store;
+}
+
+/** Listens, or explains in one line why it cannot (a port in use, an address not of this machine). */
+async function listenOr(
+  listener: { listen(options: { port: number; host: string }): Promise<unknown> },
+  where: Parameters<typeof listenFailure>[1],
+): Promise<void> {
+  try {
+    await listener.listen({ port: where.port, host: where.host });
+  } catch (error) {
+    throw listenFailure(error, where) ?? error;
+  }
 }
 
 function printDemo(config: Config, key: string): void {
@@ -171,4 +226,11 @@ function printPosDemo(config: Config, key: string): void {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  // What the operator can fix is one line and exit code 1; anything else keeps its stack trace.
+  if (!(error instanceof StartFailure)) throw error;
+  process.stderr.write(`Cannot start: ${error.message}\n`);
+  process.exit(1);
+}

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -5,10 +6,18 @@ import { createCatalogService, type CatalogService } from './helpdesk/catalog-se
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './helpdesk/maintenance-switch.js';
 import { createSystemService, type SystemService } from './helpdesk/system-service.js';
 import { createTicketService, type TicketService } from './helpdesk/ticket-service.js';
+import { createLogMailTransport } from './mail/log-transport.js';
+import {
+  createMailSender,
+  type MailSender,
+  type MailSenderLog,
+  type MailSenderOptions,
+} from './mail/mail-sender.js';
+import type { MailTransport } from './mail/mail-transport.js';
+import { createSmtpMailTransport } from './mail/smtp-transport.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { bucketSalesReader } from './pos/bucket-sales-reader.js';
 import { createMerchantKeyService, type MerchantKeyService } from './pos/merchant-key-service.js';
-import { createMemoryMerchantMail, type MerchantMail } from './pos/merchant-mail.js';
 import { createMerchantUserService, type MerchantUserService } from './pos/merchant-user-service.js';
 import { createPosDataService, type PosDataService } from './pos/pos-data-service.js';
 import { createPosLimits, type PosLimits } from './pos/pos-limits.js';
@@ -37,8 +46,10 @@ export interface ServiceDeps {
   rateLimits?: RateLimitStore;
   /** Where the sales figures are read: default the pre-aggregated buckets (the benchmark compares readers). */
   salesReader?: SalesReader;
-  /** Where the panel's e-mails go; default: kept in memory (tests read them). */
-  merchantMail?: MerchantMail;
+  /** Where the e-mail sender logs (and, without `SMTP_URL`, writes the messages); default: stdout. */
+  log?: MailSenderLog;
+  /** E-mail to merchants: tests give their own transport or shorter intervals. */
+  mail?: { transport?: MailTransport; options?: Partial<MailSenderOptions> };
   config: Config;
 }
 
@@ -67,8 +78,6 @@ export interface Services {
   readonly merchantKeys: MerchantKeyService;
   /** The people of merchant accounts who sign in to the panel. */
   readonly merchantUsers: MerchantUserService;
-  /** Where the panel's e-mails (invitations, password resets) go. */
-  readonly merchantMail: MerchantMail;
   /** The POS API's quotas, ceilings, IP block and sales leases. */
   readonly limits: PosLimits;
   /** Sales figures by payment method and brand, for the POS API and the merchant panel's reports. */
@@ -81,6 +90,8 @@ export interface Services {
   readonly readiness: Readiness;
   /** Request metrics: counted by the public listener, shown by the back office (GET /metrics). */
   readonly metrics: Metrics;
+  /** The e-mail outbox's sender: the server starts it, and stops it before the databases close. */
+  readonly mailSender: MailSender;
 }
 
 /** Builds the services once; the caller owns the databases (and closes them). */
@@ -88,10 +99,10 @@ export function createServices(deps: ServiceDeps): Services {
   const { db, config } = deps;
   const clock = deps.clock ?? systemClock;
   const rateLimits = deps.rateLimits ?? createMemoryRateLimitStore();
+  const log = deps.log ?? pino({ level: config.logLevel });
   const catalog = createCatalogService({ db, clock });
   const posData = createPosDataService({ db, clock });
   const readDb = deps.readDb ?? db;
-  const merchantMail = deps.merchantMail ?? createMemoryMerchantMail();
   const lifecycle = createLifecycle({ clock });
   const limits = createPosLimits({
     store: rateLimits,
@@ -119,10 +130,8 @@ export function createServices(deps: ServiceDeps): Services {
     merchantUsers: createMerchantUserService({
       db,
       clock,
-      mail: merchantMail,
       panelUrl: `${config.publicBaseUrl}/panel`,
     }),
-    merchantMail,
     limits,
     sales: createSalesService({
       readDb,
@@ -134,5 +143,16 @@ export function createServices(deps: ServiceDeps): Services {
     lifecycle,
     readiness: createReadiness({ db, rateLimits, lifecycle }),
     metrics: createMetrics(),
+    mailSender: createMailSender({
+      db,
+      clock,
+      transport:
+        deps.mail?.transport ??
+        (config.smtpUrl === null
+          ? createLogMailTransport(log)
+          : createSmtpMailTransport({ url: config.smtpUrl, from: config.mailFrom })),
+      log,
+      ...(deps.mail?.options === undefined ? {} : { options: deps.mail.options }),
+    }),
   };
 }

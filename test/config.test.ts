@@ -86,6 +86,8 @@ describe('loadConfig', () => {
       MAX_CONNECTIONS_PER_IP: '50',
       UPLOAD_IDLE_TIMEOUT_MS: '10000',
       UPLOAD_TIMEOUT_MS: '120000',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
+      MAIL_FROM: 'Gateway <no-reply@example.com>',
     });
     expect(config).toEqual({
       env: 'production',
@@ -121,7 +123,21 @@ describe('loadConfig', () => {
       },
       uploadIdleTimeoutMs: 10_000,
       uploadTimeoutMs: 120_000,
+      smtpUrl: 'smtps://mailer:secret@smtp.example.com:465',
+      mailFrom: 'Gateway <no-reply@example.com>',
     });
+  });
+
+  it('SMTP_URL: unset logs the mail; not smtp(s):// stops the start, shown without its password', () => {
+    expect(loadConfig({}).smtpUrl).toBeNull();
+    expect(loadConfig({}).mailFrom).toBe('Partner Gateway <no-reply@localhost>');
+    const refuse = () => loadConfig({ SMTP_URL: 'http://mailer:hunter2secret@smtp.example.com' });
+    expect(refuse).toThrow(
+      /^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL \(got "http:\/\/mailer:\*\*\*@smtp\.example\.com"\)$/,
+    );
+    expect(refuse).not.toThrow(/hunter2secret/);
+    expect(() => loadConfig({ MAIL_FROM: 'nobody' })).toThrow(/^MAIL_FROM: must be an address/);
+    expect(loadConfig({ MAIL_FROM: 'no-reply@example.com' }).mailFrom).toBe('no-reply@example.com');
   });
 
   it('answers a frozen object', () => {
@@ -192,8 +208,66 @@ describe('loadConfig', () => {
     expect(error.message.length).toBeGreaterThan(variable.length + 5);
   });
 
-  it('names the first wrong variable when several are wrong', () => {
-    expect(configError({ PORT: 'abc', LOG_LEVEL: 'loud' }).message).toMatch(/^(PORT|LOG_LEVEL):/);
+  it('names every wrong variable at once, in the order of the Configuration list', () => {
+    const error = configError({
+      LOG_LEVEL: 'loud',
+      PORT: 'abc',
+      TRUST_PROXY: 'nope',
+      DATABASE_URL: 'mysql://x',
+      HTTP_HEADERS_TIMEOUT_MS: '40000',
+      ADMIN_TOKEN: 'same-token-0123456789',
+      SUPPORT_TOKEN: 'same-token-0123456789',
+      NODE_ENV: 'production',
+    });
+    expect(error.problems.map((problem) => problem.variable)).toEqual([
+      'PORT',
+      'DATABASE_URL',
+      'SUPPORT_TOKEN',
+      'CURSOR_SECRET',
+      'TRUST_PROXY',
+      'LOG_LEVEL',
+      'HTTP_HEADERS_TIMEOUT_MS',
+    ]);
+    expect(error.message).toMatch(/^PORT: must be a whole number \(got "abc"\); DATABASE_URL: /);
+    expect(error.message).not.toContain('\n');
+    // A check that needs a wrong variable is not made: one message a variable, about its own value.
+    expect(configError({ DATABASE_URL: 'mysql://x', DATABASE_READ_URL: 'postgres://r/db' }).problems).toEqual(
+      [
+        {
+          variable: 'DATABASE_URL',
+          message: 'must be postgres://…, file:PATH or a plain path (got "mysql://x")',
+        },
+      ],
+    );
+  });
+
+  it('never shows a secret: tokens and secrets not at all, URLs without their password and query', () => {
+    const secret = 'hunter2-hunter2';
+    const error = configError({
+      ADMIN_TOKEN: 'short',
+      SUPPORT_TOKEN: 'sh0rt',
+      CURSOR_SECRET: 'tiny',
+      DATABASE_URL: `mysql://gateway:${secret}@db:3306/gateway?sslpassword=${secret}`,
+      DATABASE_READ_URL: `postgres://gateway:${secret}@replica/gateway`,
+      REDIS_URL: `http://:${secret}@cache:6379`,
+      PUBLIC_BASE_URL: `ftp://user:${secret}@example.com`,
+    });
+    expect(error.problems.map((problem) => problem.variable)).toEqual([
+      'PUBLIC_BASE_URL',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'ADMIN_TOKEN',
+      'SUPPORT_TOKEN',
+      'CURSOR_SECRET',
+    ]);
+    for (const shown of [secret, 'short', 'sh0rt', 'tiny']) expect(error.message).not.toContain(shown);
+    expect(error.message).toContain('ADMIN_TOKEN: must be at least 16 characters;');
+    expect(error.message).toContain('(got "mysql://gateway:***@db:3306/gateway?…")');
+    expect(error.message).toContain('(got "http://:***@cache:6379")');
+    // The replica's own problem (a PostgreSQL primary) is not checked while the primary is wrong.
+    expect(configError({ DATABASE_READ_URL: `postgres://u:${secret}@replica/db` }).message).not.toContain(
+      secret,
+    );
   });
 
   it('production needs CURSOR_SECRET; SUPPORT_TOKEN must differ from ADMIN_TOKEN', () => {

@@ -150,13 +150,13 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: `${BASE}/accounts/{account}/receipts`,
     summary:
-      'Upserts receipts by id: `{receipts: [...]}` up to 10,000 per call, or NDJSON of any length; a bad receipt rejects the whole call.',
+      'Upserts receipts by id: `{receipts: [...]}` 1 to 10,000 per call, or NDJSON of any length; a bad receipt rejects the whole call, and so does an upload with no receipts (422 `no_receipts`).',
     access: 'operator',
     params: accountPath,
     body: { kind: 'json-or-ndjson', schema: receiptBatchInput },
     requestBody: receiptBatchDocument,
     responses: { 200: receiptCountsBody },
-    problems: ['validation_failed', 'not_found', 'request_timeout'],
+    problems: ['validation_failed', 'not_found', 'no_receipts', 'request_timeout'],
     handle: async ({ params, body }, { receipts }) => ({
       status: 200,
       body:

@@ -102,6 +102,8 @@ export interface PosAccountTable {
   /** ISO 4217 code of the account's money (BRL by default). */
   currency: string;
   active: number;
+  /** Where the merchant's e-mail goes (key created, rotated, widened); null: nothing is sent. */
+  email: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -203,6 +205,31 @@ export interface PosKeyTable {
   updated_at: number;
 }
 
+/** A message of the transactional outbox (src/mail/), written in the transaction of what it tells. */
+export interface MailOutboxTable {
+  /** The order the messages were written in. */
+  seq: Generated<number>;
+  id: string;
+  /** What the message is about, such as `pos_key_created`. */
+  kind: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** Attempts made so far. */
+  attempts: Generated<number>;
+  /** When a sender may take it next (first attempt, retry, or end of another sender's lease). */
+  next_attempt_at: number;
+  /** The sender that holds it now; null when none does. */
+  lease_token: string | null;
+  /** Why the last attempt failed. */
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+  /** When the sender gave up after its last attempt. */
+  failed_at: number | null;
+}
+
 /** A person of a merchant account who signs in to the panel (issue 13). */
 export interface MerchantUserTable {
   id: string;
@@ -252,6 +279,7 @@ export interface Database {
   pos_receipts: PosReceiptTable;
   pos_sales_buckets: PosSalesBucketTable;
   pos_keys: PosKeyTable;
+  mail_outbox: MailOutboxTable;
   merchant_users: MerchantUserTable;
   merchant_user_links: MerchantUserLinkTable;
   web_sessions: WebSessionTable;

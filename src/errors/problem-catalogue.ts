@@ -89,6 +89,11 @@ export const problemCatalogue = {
   malformed_json: { status: 400, detail: 'The request body is not valid JSON.' },
   validation_failed: { status: 422, detail: 'The request is not valid.' },
   conflict: { status: 409, detail: 'The request conflicts with the stored data.' },
+  no_receipts: {
+    status: 422,
+    detail:
+      'The upload holds no receipts (an empty list, an empty body or only blank lines); nothing was stored. Check that the file sent exists and is not empty.',
+  },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ProblemCode = keyof typeof problemCatalogue;

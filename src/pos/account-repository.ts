@@ -10,6 +10,8 @@ export interface PosAccount {
   /** ISO 4217 code of the account's money. */
   currency: string;
   active: boolean;
+  /** Where the merchant's e-mail goes (a key created, rotated or widened); null: none is sent. */
+  email: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -19,6 +21,7 @@ export interface AccountSettings {
   name: string;
   currency: string;
   active: boolean;
+  email: string | null;
 }
 
 function toAccount(row: Selectable<PosAccountTable>): PosAccount {
@@ -27,6 +30,7 @@ function toAccount(row: Selectable<PosAccountTable>): PosAccount {
     name: row.name,
     currency: row.currency,
     active: row.active === 1,
+    email: row.email,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -56,6 +60,7 @@ export async function putAccount(
     name: settings.name,
     currency: settings.currency,
     active: settings.active ? 1 : 0,
+    email: settings.email,
     updated_at: now,
   };
   return upsertRow(db, 'pos_accounts', ['id'], { id, ...values, created_at: now }, values);

@@ -64,7 +64,12 @@ export async function seedPosDemo(
   const { db, clock, posData, merchantKeys } = services;
   const count = options.receipts ?? DEMO_RECEIPTS;
   const now = clock.now();
-  await posData.putAccount(DEMO_ACCOUNT, { name: 'Demo Bares e Eventos', currency: 'BRL', active: true });
+  await posData.putAccount(DEMO_ACCOUNT, {
+    name: 'Demo Bares e Eventos',
+    currency: 'BRL',
+    active: true,
+    email: null,
+  });
   const places = [
     { id: 'SP01', name: 'Bar Paulista', timezone: 'America/Sao_Paulo' },
     { id: 'MAN01', name: 'Quiosque Manaus', timezone: 'America/Manaus' },

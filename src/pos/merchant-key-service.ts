@@ -17,6 +17,7 @@ import { isExpired, previousInGrace } from './key-state.js';
 import { verifyMerchantKey } from './key-verification.js';
 import { toPosKey, type PosKey } from './merchant-key.js';
 import type { KeyCreateInput, KeyEditInput, KeyListInput, KeyRotateInput } from './merchant-key-input.js';
+import { queueKeyNotice, wideningOf } from './merchant-key-mail.js';
 import { expiryOf } from './merchant-key-validity.js';
 import { conflict, invalidInput, notFound } from '../errors/refusals.js';
 
@@ -126,6 +127,9 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
           created_at: now,
           updated_at: now,
         });
+        const access = { permissions: input.permissions, places: input.places, expires_at: expiresAt };
+        const notice = { kind: 'created', access } as const;
+        await queueKeyNotice(trx, { accountId, key: { id, name: input.name }, notice, now });
         return { id, key, expiresAt };
       });
     },
@@ -176,7 +180,11 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
         if (Object.keys(values).length > 0) {
           await updateKey(trx, accountId, id, { ...values, updated_at: now });
         }
-        return toPosKey(await requireKey(trx, accountId, id), now);
+        const edited = await requireKey(trx, accountId, id);
+        // Only an edit that widens the key's access tells the merchant (pos-data-api.md, States).
+        const notice = { kind: 'widened', widenings: wideningOf(row, edited) } as const;
+        await queueKeyNotice(trx, { accountId, key: { id, name: edited.name }, notice, now });
+        return toPosKey(edited, now);
       });
     },
 
@@ -217,6 +225,8 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
           row.current_key_hash,
         );
         if (!updated) throw conflict(`Key "${id}" was rotated meanwhile; list the keys and try again.`);
+        const notice = { kind: 'rotated', previousValidUntil: endsAtOnce ? null : until } as const;
+        await queueKeyNotice(trx, { accountId, key: { id, name: row.name }, notice, now });
         return endsAtOnce ? null : until;
       });
       return { key, previousValidUntil };

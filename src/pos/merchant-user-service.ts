@@ -6,7 +6,8 @@ import { conflict, notFound } from '../errors/refusals.js';
 import { randomAlphanumeric } from '../lib/identifiers.js';
 import { displayName } from '../lib/input-text.js';
 import { hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from '../web/password-hash.js';
-import type { MerchantMail } from './merchant-mail.js';
+import { enqueueMail } from '../mail/outbox-repository.js';
+import { invitationMail, passwordResetMail } from './merchant-user-mail.js';
 import {
   findLink,
   findUser,
@@ -22,7 +23,8 @@ import {
 // The people of a merchant account who sign in to the panel (issue 13, Who signs in): the operator
 // invites one (admin API, CLI) and the invitation goes out by e-mail with a one-time link valid 72
 // hours, where the user sets a password; a password reset sends a one-time link valid 1 hour. Only the
-// hash of a link's token is stored; only a scrypt hash of a password.
+// hash of a link's token is stored; only a scrypt hash of a password. A link and its e-mail are written in
+// one transaction (the e-mail to the outbox, src/mail/): both exist, or neither.
 
 export const INVITATION_LIFETIME_MS = 72 * 3_600_000;
 export const RESET_LIFETIME_MS = 3_600_000;
@@ -77,23 +79,28 @@ export type LinkOutcome =
 export function createMerchantUserService(deps: {
   db: Db;
   clock: Clock;
-  mail: MerchantMail;
   /** Where the links point: `{PUBLIC_BASE_URL}/panel`. */
   panelUrl: string;
 }) {
-  const { db, clock, mail, panelUrl } = deps;
+  const { db, clock, panelUrl } = deps;
 
-  async function issueLink(user: MerchantUserRecord, purpose: 'invitation' | 'reset'): Promise<string> {
+  /** Stores a new one-time link in `trx`; returns its URL (the token in the query) and its end. */
+  async function issueLink(
+    trx: Db,
+    user: MerchantUserRecord,
+    purpose: 'invitation' | 'reset',
+    now: number,
+  ): Promise<{ url: string; expiresAt: number }> {
     const token = randomBytes(32).toString('base64url');
-    const now = clock.now();
-    await insertLink(db, {
+    const expiresAt = now + (purpose === 'invitation' ? INVITATION_LIFETIME_MS : RESET_LIFETIME_MS);
+    await insertLink(trx, {
       token_hash: tokenHash(token),
       user_id: user.id,
       purpose,
-      expires_at: now + (purpose === 'invitation' ? INVITATION_LIFETIME_MS : RESET_LIFETIME_MS),
+      expires_at: expiresAt,
       created_at: now,
     });
-    return `${panelUrl}/set-password?token=${token}`;
+    return { url: `${panelUrl}/set-password?token=${token}`, expiresAt };
   }
 
   async function checkLink(token: string): Promise<LinkOutcome & { row?: MerchantUserRecord }> {
@@ -123,38 +130,28 @@ export function createMerchantUserService(deps: {
         .executeTakeFirst();
       if (account === undefined) throw notFound(`account "${accountId}"`);
       const now = clock.now();
-      let row = await findUserByEmail(db, input.email);
-      if (row !== undefined && (row.account_id !== accountId || row.password_hash !== null)) {
-        throw conflict(`A user with the e-mail address "${input.email}" already exists.`);
-      }
-      if (row === undefined) {
-        row = {
-          id: randomAlphanumeric(24),
-          account_id: accountId,
-          email: input.email,
-          name: input.name,
-          password_hash: null,
-          disabled_at: null,
-          created_at: now,
-          updated_at: now,
-        };
-        await insertUser(db, row);
-      }
-      const link = await issueLink(row, 'invitation');
-      await mail.send({
-        kind: 'invitation',
-        to: row.email,
-        subject: `Convite para o painel de ${account.name} / Invitation to the ${account.name} panel`,
-        text: [
-          `Olá, ${row.name}.`,
-          '',
-          `Você foi convidado(a) para o painel da conta ${account.name}. Defina sua senha neste link (válido por 72 horas, uma vez só):`,
-          link,
-          '',
-          `Hello ${row.name}, you have been invited to the ${account.name} panel. Set your password at the link above (valid 72 hours, once).`,
-        ].join('\n'),
+      return db.transaction().execute(async (trx) => {
+        let row = await findUserByEmail(trx, input.email);
+        if (row !== undefined && (row.account_id !== accountId || row.password_hash !== null)) {
+          throw conflict(`A user with the e-mail address "${input.email}" already exists.`);
+        }
+        if (row === undefined) {
+          row = {
+            id: randomAlphanumeric(24),
+            account_id: accountId,
+            email: input.email,
+            name: input.name,
+            password_hash: null,
+            disabled_at: null,
+            created_at: now,
+            updated_at: now,
+          };
+          await insertUser(trx, row);
+        }
+        const link = await issueLink(trx, row, 'invitation', now);
+        await enqueueMail(trx, invitationMail(account, row, link), now);
+        return { user: toUser(row), expiresAt: link.expiresAt };
       });
-      return { user: toUser(row), expiresAt: now + INVITATION_LIFETIME_MS };
     },
 
     /** The users of an account. */
@@ -184,20 +181,10 @@ export function createMerchantUserService(deps: {
       if (!parsed.success) return;
       const row = await findUserByEmail(db, parsed.data);
       if (row === undefined || row.disabled_at !== null || row.password_hash === null) return;
-      const link = await issueLink(row, 'reset');
-      await mail.send({
-        kind: 'password_reset',
-        to: row.email,
-        subject: 'Redefinição de senha do painel / Panel password reset',
-        text: [
-          `Olá, ${row.name}.`,
-          '',
-          'Para definir uma nova senha, use este link (válido por 1 hora, uma vez só):',
-          link,
-          '',
-          'Se você não pediu, ignore esta mensagem: sua senha continua a mesma.',
-          'If you did not ask for a new password, ignore this message.',
-        ].join('\n'),
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        const link = await issueLink(trx, row, 'reset', now);
+        await enqueueMail(trx, passwordResetMail(row, link), now);
       });
     },
 

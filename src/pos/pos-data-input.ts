@@ -38,6 +38,16 @@ export const accountInput = z.strictObject({
     .regex(/^[A-Z]{3}$/, 'must be 3 uppercase letters (an ISO 4217 code such as "BRL")')
     .default('BRL'),
   active: z.boolean().default(true),
+  /** Where the merchant's e-mail goes; null (the default) sends none (README, E-mail to merchants). */
+  email: z
+    .email({ error: 'must be an e-mail address such as "financeiro@example.com.br"' })
+    .max(254, 'must be at most 254 characters')
+    .nullable()
+    .default(null)
+    .meta({
+      description:
+        'Where the merchant’s e-mail goes: a key created, rotated, or edited to reach more. Null (the default) sends none.',
+    }),
 });
 
 export const placeInput = z.strictObject({

@@ -12,6 +12,10 @@ export const accountBody = z
     name: z.string(),
     currency: z.string(),
     active: z.boolean(),
+    email: z
+      .string()
+      .nullable()
+      .meta({ description: 'Where the merchant’s e-mail about keys goes; null: none is sent.' }),
     created_at: wireTimeText,
     updated_at: wireTimeText,
   })
@@ -23,6 +27,7 @@ export const accountBody = z
         name: 'ACME Comércio',
         currency: 'BRL',
         active: true,
+        email: 'financeiro@acme.example',
         created_at: '2026-11-01T12:00:00Z',
         updated_at: '2026-11-20T12:00:00Z',
       },
@@ -88,6 +93,7 @@ export function accountView(account: PosAccount): z.infer<typeof accountBody> {
     name: account.name,
     currency: account.currency,
     active: account.active,
+    email: account.email,
     created_at: wireTime(account.createdAt),
     updated_at: wireTime(account.updatedAt),
   };

@@ -175,7 +175,7 @@ export function createReceiptIngestion(deps: {
     staging: ReceiptStaging,
     onBadReceipt: 'stop' | 'finish',
     refused: Problem | undefined,
-  ): Promise<Problem | undefined> {
+  ): Promise<{ problem: Problem | undefined; received: number }> {
     const knownPlaces = new Set<string>();
     const knownEvents = new Set<string>();
 
@@ -211,6 +211,7 @@ export function createReceiptIngestion(deps: {
     let problem = refused;
     let chunk: UploadedReceipt[] = [];
     let sinceTurn = 0;
+    let received = 0;
     for await (const item of items) {
       // Parsing and checking are work too: a long upload lets the other requests in between.
       sinceTurn += 1;
@@ -222,8 +223,10 @@ export function createReceiptIngestion(deps: {
         staging.clear();
         chunk = [];
         problem = refused;
+        received = 0;
         continue;
       }
+      received += 1;
       if (problem !== undefined) continue; // reading on to the end of a JSON body
       try {
         let receipt: ReceiptData;
@@ -245,14 +248,14 @@ export function createReceiptIngestion(deps: {
         chunk = [];
       }
     }
-    if (problem !== undefined) return problem;
+    if (problem !== undefined) return { problem, received };
     try {
       await flush(chunk);
     } catch (error) {
       if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
-      return error;
+      return { problem: error, received };
     }
-    return undefined;
+    return { problem: undefined, received };
   }
 
   /**
@@ -276,8 +279,11 @@ export function createReceiptIngestion(deps: {
     const now = clock.now();
     const staging = openReceiptStaging();
     try {
-      const problem = await stage(accountId, form, items, staging, onBadReceipt, refused);
+      const { problem, received } = await stage(accountId, form, items, staging, onBadReceipt, refused);
       if (problem !== undefined) throw problem;
+      // An empty body (`curl --data-binary @missing-file` sends one) or an empty list is a mistake, never
+      // an import of nothing that reads as success.
+      if (received === 0) throw Problem.of('no_receipts');
       const outcome = await applying.run(() => applyStagedReceipts(db, accountId, staging, now));
       if (outcome.ok) return outcome.counts;
       throw outcome.missing === 'place'

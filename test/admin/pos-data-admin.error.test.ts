@@ -286,10 +286,27 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
       expect(String(body.detail)).toContain('NDJSON');
       expectInvalidParam(await asOperator(t, 'POST', RECEIPTS, {}), 'body.receipts');
       expectInvalidParam(await asOperator(t, 'POST', RECEIPTS, { receipts: {} }), 'body.receipts');
-      expect(bodyOf(await postReceipts(t, []))).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
       expect(await receiptCount(t)).toBe(0);
       const exactly = await postReceipts(t, tooMany.slice(0, 10_000));
       expect(bodyOf(exactly)).toEqual({ inserted: 10_000, updated: 0, unchanged: 0 });
+    });
+
+    it('receipts: an upload with no receipts (an empty list, an empty body, only blank lines) is 422 no_receipts, nothing changed', async () => {
+      await seed(t);
+      await postReceipts(t, [receipt('r1')]);
+      const refusals = [
+        await postReceipts(t, []),
+        await postNdjson(t, ''),
+        await postNdjson(t, '\n\r\n   \n'),
+        await postNdjson(t, '\uFEFF'),
+      ];
+      for (const refused of refusals) {
+        const body = expectProblem(refused, 422, 'no_receipts');
+        expect(String(body.detail)).toMatch(/no receipts.*nothing was stored/);
+      }
+      expect(await receiptCount(t)).toBe(1);
+      // The account is checked first: an empty upload to an unknown account is its 404.
+      expectProblem(await postNdjson(t, '', `${POS}/accounts/nobody/receipts`), 404, 'not_found');
     });
 
     it('receipts: unknown account: 404 not_found, nothing stored (JSON and NDJSON)', async () => {

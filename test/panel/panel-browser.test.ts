@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MerchantMailMessage } from '../../src/pos/merchant-mail.js';
 import { seedPosDemo } from '../../src/pos/demo.js';
 import { ManualClock, describeEachDialect, testApp, type TestApp } from '../helper.js';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 
-// The merchant panel in a real browser (issue 13, What must show): invitation → password set → sign in
+// The merchant panel in a real browser (issue 13, What must show): invitation received by a real SMTP
+// server started here (through the outbox and its sender) → password set → sign in
 // → create a key → the key answers 200 on the POS API → pause (401 paused) → rotate (Deprecation on the
 // old key) → revoke (401 revoked); a report whose every figure equals the API's answer; axe-core on every
 // page; screenshots at phone and desktop widths into test-results/panel/ (not committed).
@@ -62,6 +63,7 @@ describe.skipIf(!existsSync(chromiumPath))(
   () => {
     describeEachDialect('the issue’s flow', (dialect) => {
       let t: TestApp | undefined;
+      let sink: SmtpSink | undefined;
       let drop: (() => Promise<void>) | undefined;
       let context: BrowserContext | undefined;
       let profile: string | undefined;
@@ -71,6 +73,7 @@ describe.skipIf(!existsSync(chromiumPath))(
       beforeAll(async () => {
         const port = await freePort();
         base = `http://127.0.0.1:${port}`;
+        sink = await startSmtpSink();
         const opened = await dialect.open();
         drop = () => opened.drop();
         t = testApp({
@@ -78,7 +81,7 @@ describe.skipIf(!existsSync(chromiumPath))(
           rateLimits: await dialect.openStore(),
           // Session cookies expire by the real clock; the service's clock starts at the same instant.
           clock: new ManualClock(Date.now()),
-          config: { PUBLIC_BASE_URL: base },
+          config: { PUBLIC_BASE_URL: base, SMTP_URL: sink.url },
         });
         await seedPosDemo(t.services, { receipts: 3000 });
         await t.app.public.listen({ port, host: '127.0.0.1' });
@@ -101,8 +104,10 @@ describe.skipIf(!existsSync(chromiumPath))(
       afterAll(async () => {
         await context?.close();
         if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+        await t?.services.mailSender.stop();
         await t?.app.close();
         await drop?.();
+        await sink?.stop();
       });
 
       /** Screenshots at desktop and phone width, and axe-core's serious findings, of the page shown. */
@@ -140,9 +145,14 @@ describe.skipIf(!existsSync(chromiumPath))(
           email: 'Ana@Example.com',
           name: 'Ana Lima',
         });
-        const sent = (t!.services.merchantMail as unknown as { sent: MerchantMailMessage[] }).sent;
-        const invitation = sent.find((m) => m.kind === 'invitation' && m.to === 'ana@example.com');
+        // The outbox's sender delivers it over SMTP (one poll here, instead of the started sender's timer).
+        await t!.services.mailSender.sendDue();
+        const received = await sink!.waitFor(1);
+        const invitation = received.find(
+          (m) => m.recipients.includes('ana@example.com') && m.subject.startsWith('Convite'),
+        );
         const link = /https?:\/\/\S+\/panel\/set-password\?token=\S+/.exec(invitation!.text)![0];
+        expect(invitation!.html).toContain(`href="${link}"`);
         expect(link.startsWith(`${base}/panel/`)).toBe(true);
 
         await page.goto(link);

@@ -1,0 +1,221 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  createProcessDatabase,
+  describeEachProcessDatabase,
+  type ProcessDatabase,
+} from './support/process-database.js';
+import { http, startServer, type ServerProcess } from './support/server-process.js';
+
+// The README as a working manual: every `sh` block, top to bottom in one shell session, as a new user
+// pastes them, against a freshly started demo (a real server process). A block the test cannot run says
+// so in an HTML comment on the line before it, which the test reads:
+//
+//   <!-- readme-test: skip (why) -->                       not run; the test lists it with its reason
+//   <!-- readme-test: KEY=demo-ticket-key -->              $KEY is the demo key the start printed
+//   <!-- readme-test: KEY=demo-pos-key expect /lead=403 --> a call whose path ends so answers that status
+//
+// Every other call must answer 2xx, every curl must reach the server, and the session must end with
+// status 0 (`set -u`: a variable used before it is set, such as a key's `$ID`, stops it). The blocks name
+// localhost:8080 and localhost:8081; the test's server listens on free ports, put in their place.
+
+const README = new URL('../README.md', import.meta.url);
+
+/** One `sh` block of the README and what its comment says about it. */
+interface ShellBlock {
+  /** 1-based line of the opening fence. */
+  line: number;
+  text: string;
+  skip: string | null;
+  key: 'demo-ticket-key' | 'demo-pos-key' | null;
+  /** Path suffix → the status that call answers instead of a 2xx. */
+  expect: ReadonlyMap<string, number>;
+}
+
+/** The `sh` blocks of a Markdown text, with their `readme-test` comments. */
+function shellBlocks(markdown: string): ShellBlock[] {
+  const lines = markdown.split('\n');
+  const blocks: ShellBlock[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    if (lines[index]?.trim() !== '```sh') continue;
+    const start = index;
+    const body: string[] = [];
+    for (index += 1; index < lines.length && lines[index]?.trim() !== '```'; index += 1) {
+      body.push(lines[index] ?? '');
+    }
+    let before = start - 1;
+    while (before >= 0 && lines[before]?.trim() === '') before -= 1;
+    const comment = /^<!--\s*readme-test:\s*(.*?)\s*-->$/.exec(lines[before]?.trim() ?? '')?.[1] ?? '';
+    const skip = /^skip\s*\((.*)\)$/.exec(comment)?.[1] ?? null;
+    const key = /\bKEY=(demo-ticket-key|demo-pos-key)\b/.exec(comment)?.[1] as ShellBlock['key'] | undefined;
+    const expectations = new Map<string, number>();
+    for (const match of comment.matchAll(/\bexpect\s+((?:\S+=\d{3}\s*)+)/g)) {
+      for (const pair of (match[1] ?? '').trim().split(/\s+/)) {
+        const [path = '', status = ''] = pair.split('=');
+        expectations.set(path, Number(status));
+      }
+    }
+    if (comment !== '' && skip === null && key === undefined && expectations.size === 0) {
+      throw new Error(`README line ${before + 1}: a readme-test comment this test cannot read: ${comment}`);
+    }
+    blocks.push({ line: start + 1, text: body.join('\n'), skip, key: key ?? null, expect: expectations });
+  }
+  return blocks;
+}
+
+/** What the session reported about one call (curl's write-out, on stderr). */
+interface Call {
+  block: number;
+  status: number;
+  method: string;
+  url: string;
+}
+
+const CURL_WRAPPER = String.raw`
+curl() {
+  command curl -w '%{stderr}::call %{http_code} %{method} %{url_effective}\n' "$@"
+  local code=$?
+  [ "$code" -eq 0 ] || echo "::curl-failed $code $*" >&2
+  return "$code"
+}
+`;
+
+/** Runs the session; resolves with its exit code and both outputs. */
+function runBash(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-u'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(script);
+  });
+}
+
+const blocks = shellBlocks(readFileSync(README, 'utf8'));
+
+it('the README has shell blocks, and every one the test does not run says why', () => {
+  expect(blocks.length).toBeGreaterThan(5);
+  for (const block of blocks) if (block.skip !== null) expect(block.skip.length).toBeGreaterThan(10);
+});
+
+describeEachProcessDatabase('README shell blocks, top to bottom, against a fresh demo', (kind) => {
+  let database: ProcessDatabase;
+  let server: ServerProcess;
+  let keys: Record<'demo-ticket-key' | 'demo-pos-key', string>;
+  let dir: string;
+  const adminToken = 'readme-admin-token-0123456789';
+
+  beforeAll(async () => {
+    database = await createProcessDatabase(kind);
+    dir = mkdtempSync(join(tmpdir(), 'gateway-readme-'));
+    const started = performance.now();
+    server = await startServer({ DATABASE_URL: database.url, DEMO: 'true', ADMIN_TOKEN: adminToken });
+    const ticket = (await server.waitForOutput(/(gtes_[A-Za-z0-9_-]{43})/, 120_000))[1] ?? '';
+    const pos = (await server.waitForOutput(/(gtpk_[A-Za-z0-9_-]{43})/, 120_000))[1] ?? '';
+    await server.waitUntilListening({ ms: 60_000 });
+    keys = { 'demo-ticket-key': ticket, 'demo-pos-key': pos };
+    console.log(
+      `[${kind}] the demo server listened ${((performance.now() - started) / 1000).toFixed(1)} s after its start`,
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    await server.stop();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every block runs, every call answers what the README says', async () => {
+    const skipped = blocks.filter((block) => block.skip !== null);
+    console.log(
+      `README blocks skipped (${skipped.length} of ${blocks.length}):\n` +
+        skipped.map((block) => `  line ${block.line}: ${block.skip}`).join('\n'),
+    );
+    const ports = (text: string) =>
+      text
+        .replaceAll('localhost:8080', `localhost:${server.port}`)
+        .replaceAll('localhost:8081', `localhost:${server.adminPort}`);
+    const script = [
+      CURL_WRAPPER,
+      ...blocks.flatMap((block, index) =>
+        block.skip !== null
+          ? []
+          : [
+              `echo "::block ${index}" >&2`,
+              ...(block.key === null ? [] : [`KEY='${keys[block.key]}'`]),
+              ports(block.text),
+            ],
+      ),
+      'echo "::end" >&2',
+    ].join('\n');
+
+    const session = await runBash(script, dir, {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      ADMIN_TOKEN: adminToken,
+    });
+    const report = `stderr:\n${session.stderr}\nstdout:\n${session.stdout.slice(-4000)}`;
+
+    const calls: Call[] = [];
+    const problems: string[] = [];
+    let block = -1;
+    for (const line of session.stderr.split('\n')) {
+      const marker = /^::block (\d+)$/.exec(line);
+      if (marker !== null) block = Number(marker[1]);
+      const call = /^::call (\d{3}) (\S+) (.*)$/.exec(line);
+      if (call !== null)
+        calls.push({ block, status: Number(call[1]), method: call[2] ?? '', url: call[3] ?? '' });
+      if (line.startsWith('::curl-failed')) problems.push(`block at line ${blocks[block]?.line}: ${line}`);
+    }
+    if (!session.stderr.includes('::end')) {
+      const last = session.stderr.trim().split('\n').at(-1);
+      problems.push(`the session stopped in the block at line ${blocks[block]?.line}: ${last}`);
+    }
+    if (session.code !== 0) problems.push(`the session ended with status ${session.code}`);
+
+    for (const [index, current] of blocks.entries()) {
+      if (current.skip !== null) continue;
+      const own = calls.filter((call) => call.block === index);
+      if (own.length === 0) problems.push(`block at line ${current.line}: no call ran`);
+      const seen = new Set<string>();
+      for (const call of own) {
+        const path = new URL(call.url).pathname;
+        const suffix = [...current.expect.keys()].find((end) => path.endsWith(end));
+        const wanted = suffix === undefined ? undefined : current.expect.get(suffix);
+        if (suffix !== undefined) seen.add(suffix);
+        const good = wanted === undefined ? call.status >= 200 && call.status < 300 : call.status === wanted;
+        if (!good)
+          problems.push(`block at line ${current.line}: ${call.method} ${call.url} answered ${call.status}`);
+      }
+      for (const suffix of current.expect.keys()) {
+        if (!seen.has(suffix)) problems.push(`block at line ${current.line}: no call to …${suffix}`);
+      }
+    }
+
+    // The README leaves the demo as it found it, usable: no switch left on (maintenance), no demo key spent.
+    const options = await http(server.port, 'GET', '/v1/api-external-system/help-desk-ticket-options', {
+      headers: { authorization: `Bearer ${keys['demo-ticket-key']}` },
+    });
+    if (options.status !== 200) problems.push(`after the README, the ticket API answers ${options.status}`);
+    const ping = await http(server.port, 'GET', '/v1/api-public/ping', {
+      headers: { authorization: `Bearer ${keys['demo-pos-key']}` },
+    });
+    if (ping.status !== 200) problems.push(`after the README, the POS API answers ${ping.status}`);
+
+    expect(problems, report).toEqual([]);
+  }, 180_000);
+});
