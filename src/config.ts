@@ -293,12 +293,18 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       field('CURSOR_SECRET') ??
       randomSecret(field('NODE_ENV') === 'production', present.REDIS_URL !== undefined, 'CURSOR_SECRET'),
   );
-  const sessionSecret = check(
-    ['NODE_ENV', 'REDIS_URL', 'SESSION_SECRET'],
-    () =>
+  // Only the panel signs session cookies: with PANEL=false a random secret of no use is fine anywhere.
+  const sessionSecret = check(['NODE_ENV', 'REDIS_URL', 'SESSION_SECRET', 'PANEL'], () => {
+    const needed = field('PANEL') === 'true';
+    return (
       field('SESSION_SECRET') ??
-      randomSecret(field('NODE_ENV') === 'production', present.REDIS_URL !== undefined, 'SESSION_SECRET'),
-  );
+      randomSecret(
+        needed && field('NODE_ENV') === 'production',
+        needed && present.REDIS_URL !== undefined,
+        'SESSION_SECRET',
+      )
+    );
+  });
   // Node refuses a head timeout longer than the whole request's: the head is part of the request.
   check(['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'], () => {
     const request = field('HTTP_REQUEST_TIMEOUT_MS');

@@ -33,9 +33,20 @@ const merchantUserBody = z
     ],
   });
 
-const invitedUserBody = merchantUserBody
-  .extend({ invitation_expires_at: wireTimeText })
-  .meta({ id: 'InvitedMerchantUser' });
+const invitedUserBody = merchantUserBody.extend({ invitation_expires_at: wireTimeText }).meta({
+  id: 'InvitedMerchantUser',
+  examples: [
+    {
+      id: 'u7Qm2Xa9',
+      account: 'acme',
+      email: 'ana@acme.example',
+      name: 'Ana',
+      active: false,
+      created_at: '2026-11-20T12:00:00Z',
+      invitation_expires_at: '2026-11-23T12:00:00Z',
+    },
+  ],
+});
 
 function userView(user: MerchantUser): z.infer<typeof merchantUserBody> {
   return {

@@ -6,7 +6,6 @@ import { MAX_ACTIVE_KEYS } from '../pos/merchant-key-service.js';
 import type { PosKey } from '../pos/merchant-key.js';
 import { MAX_VALIDITY_MONTHS, today } from '../pos/merchant-key-validity.js';
 import { PASSWORD_MAX, PASSWORD_MIN, type MerchantUser } from '../pos/merchant-user-service.js';
-import { POS_PERMISSIONS } from '../pos/pos-permissions.js';
 import type { Services } from '../services.js';
 import { formatCount, formatDayText, formatInstant, formatMoneyText, formatShare } from '../web/format.js';
 import { html, raw, type SafeHtml } from '../web/html.js';
@@ -59,7 +58,7 @@ const asset = (file: string) => `${PANEL_PREFIX}/assets/${file}`;
 /** Registers the panel under /panel on the public listener. */
 export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
   const { services } = deps;
-  const { merchantKeys, merchantUsers, clock, config } = services;
+  const { merchantUsers, clock, config } = services;
   const store = createDbSessionStore({ db: services.db, clock, face: 'panel' });
   const limit = createSignInLimit({
     store: services.rateLimits,
@@ -222,8 +221,12 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
       });
 
       panel.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
-        const found = Object.values(panelAssets()).find((a) => a.file === request.params.file);
-        if (found === undefined) return reply.callNotFound();
+        const { stylesheet, script, chart } = panelAssets();
+        const found = [stylesheet, script, chart].find((a) => a.file === request.params.file);
+        if (found === undefined) {
+          reply.callNotFound();
+          return reply;
+        }
         return sendWebAsset(request, reply, found);
       });
 
@@ -291,8 +294,8 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
         '/sign-in',
         { preHandler: csrf },
         async (request, reply) => {
-          const email = String(request.body.email ?? '').slice(0, 254);
-          const password = String(request.body.password ?? '').slice(0, PASSWORD_MAX);
+          const email = text(request.body.email).slice(0, 254);
+          const password = text(request.body.password).slice(0, PASSWORD_MAX);
           const admission = await limit.admit(email, request.ip);
           if (!admission.ok) {
             const ctx = await context(request, reply);
@@ -360,7 +363,7 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
         '/password-reset',
         { preHandler: csrf },
         async (request, reply) => {
-          const email = String(request.body.email ?? '');
+          const email = text(request.body.email);
           // Counted like a sign-in attempt: the same limits stop a flood of e-mails to one address.
           const admission = await limit.admit(email, request.ip);
           if (admission.ok) await merchantUsers.requestPasswordReset(email);
@@ -371,8 +374,8 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
       );
 
       const passwordProblem = (t: T, next: string, again: string): string | null => {
-        if ([...next].length < PASSWORD_MIN) return t('passwordTooShort', { min: PASSWORD_MIN });
-        if ([...next].length > PASSWORD_MAX) return t('passwordTooLong', { max: PASSWORD_MAX });
+        if (Array.from(next).length < PASSWORD_MIN) return t('passwordTooShort', { min: PASSWORD_MIN });
+        if (Array.from(next).length > PASSWORD_MAX) return t('passwordTooLong', { max: PASSWORD_MAX });
         if (next !== again) return t('passwordsDiffer');
         return null;
       };
@@ -417,7 +420,7 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
 
       panel.get<{ Querystring: { token?: string } }>('/set-password', async (request, reply) => {
         const ctx = await context(request, reply);
-        const token = String(request.query.token ?? '');
+        const token = text(request.query.token);
         const link = await merchantUsers.link(token);
         if (!link.ok) {
           return send(
@@ -445,7 +448,7 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
         { preHandler: csrf },
         async (request, reply) => {
           const ctx = await context(request, reply);
-          const token = String(request.body.token ?? '');
+          const token = text(request.body.token);
           const link = await merchantUsers.link(token);
           if (!link.ok) {
             return send(
@@ -459,8 +462,8 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
               },
             );
           }
-          const password = String(request.body.password ?? '');
-          const problem = passwordProblem(ctx.t, password, String(request.body.confirm ?? ''));
+          const password = text(request.body.password);
+          const problem = passwordProblem(ctx.t, password, text(request.body.confirm));
           if (problem !== null) {
             return send(
               request,
@@ -524,8 +527,8 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
         async (request, reply) => {
           const ctx = await signedIn(request, reply);
           if (ctx === null) return reply;
-          const password = String(request.body.password ?? '');
-          const problem = passwordProblem(ctx.t, password, String(request.body.confirm ?? ''));
+          const password = text(request.body.password);
+          const problem = passwordProblem(ctx.t, password, text(request.body.confirm));
           if (problem !== null)
             return send(
               request,
@@ -537,7 +540,7 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
             );
           const changed = await merchantUsers.changePassword(
             ctx.user.id,
-            String(request.body.current ?? '').slice(0, PASSWORD_MAX),
+            text(request.body.current).slice(0, PASSWORD_MAX),
             password,
           );
           if (!changed)
@@ -597,6 +600,11 @@ function permissionsText(t: T, key: PosKey): string {
 }
 
 /** The form's values as the key service's input: a single checkbox arrives as text, several as a list. */
+/** A form field as text: a field sent twice (an array) or not at all is empty. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 function list(value: unknown): string[] {
   if (value === undefined) return [];
   return (Array.isArray(value) ? value : [value]).map(String);
@@ -611,10 +619,10 @@ interface KeyForm {
 
 function formOf(body: Record<string, unknown>): KeyForm {
   return {
-    name: String(body.name ?? ''),
+    name: text(body.name),
     permissions: list(body.permission),
     places: body.places === 'chosen' ? list(body.place) : 'all',
-    expires_on: String(body.expires_on ?? ''),
+    expires_on: text(body.expires_on),
   };
 }
 
@@ -763,7 +771,8 @@ function registerKeyPages(
   /** Field errors of a refused input: zod's issues, or the service's Problem naming its param. */
   const errorsOf = (error: unknown): Record<string, string> | null => {
     if (error instanceof Problem && (error.status === 422 || error.status === 409)) {
-      const param = String(error.extras.param ?? 'name').split('.')[0] ?? 'name';
+      const param =
+        (typeof error.extras.param === 'string' ? error.extras.param : 'name').split('.')[0] ?? 'name';
       const detail = error.detail.replace(/^[\w.]+: /, '');
       return { [error.status === 409 ? 'name' : param]: detail };
     }
@@ -892,7 +901,7 @@ function registerKeyPages(
     try {
       // The actor (the merchant user, channel panel) joins this call once the audit trail is in.
       const created = await merchantKeys.create(ctx.user.accountId, parsed.data);
-      return send(
+      return await send(
         request,
         reply,
         ctx,
@@ -1004,7 +1013,7 @@ function registerKeyPages(
       try {
         const edited = await merchantKeys.edit(ctx.user.accountId, key.id, parsed.data);
         request.session.set('flash', ctx.t('edited', { name: edited.name }));
-        return redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
+        return await redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
       } catch (error) {
         const errors = errorsOf(error);
         if (errors === null) throw error;
@@ -1133,7 +1142,9 @@ function registerReportPages(
     const t = ctx.t;
     const title = t(kind === 'receipts' ? 'receiptsTitle' : 'brandsTitle');
     const places = await posData.listPlaces(ctx.user.accountId);
-    if (places.length === 0)
+    const q = request.query;
+    const place = places.find((p) => p.id === q.place) ?? places[0];
+    if (place === undefined)
       return send(
         request,
         reply,
@@ -1143,9 +1154,7 @@ function registerReportPages(
           <p>${t('noPlaces')}</p>`,
       );
     const quick = quickPeriods(clock.now());
-    const q = request.query;
-    const placeId = places.some((p) => p.id === q.place) ? q.place! : places[0]!.id;
-    const place = places.find((p) => p.id === placeId)!;
+    const placeId = place.id;
     const events = (await posData.listEvents(ctx.user.accountId, placeId)).slice(0, 200);
     const eventId = q.event !== undefined && events.some((e) => e.id === q.event) ? q.event : null;
     const period = { from: q.from ?? quick.last7.from, to: q.to ?? quick.last7.to };

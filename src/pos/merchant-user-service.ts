@@ -109,7 +109,7 @@ export function createMerchantUserService(deps: {
     if (link.used_at !== null) return { ok: false, reason: 'used' };
     if (link.expires_at <= clock.now()) return { ok: false, reason: 'expired' };
     const row = await findUser(db, link.user_id);
-    if (row === undefined || row.disabled_at !== null) return { ok: false, reason: 'unknown' };
+    if (row?.disabled_at !== null) return { ok: false, reason: 'unknown' };
     return { ok: true, user: toUser(row), purpose: link.purpose === 'reset' ? 'reset' : 'invitation', row };
   }
 
@@ -161,7 +161,7 @@ export function createMerchantUserService(deps: {
 
     async get(id: string): Promise<MerchantUser | undefined> {
       const row = await findUser(db, id);
-      return row === undefined || row.disabled_at !== null ? undefined : toUser(row);
+      return row?.disabled_at !== null ? undefined : toUser(row);
     },
 
     /**
@@ -170,9 +170,9 @@ export function createMerchantUserService(deps: {
      */
     async authenticate(email: string, password: string): Promise<MerchantUser | null> {
       const row = await findUserByEmail(db, email.trim().toLowerCase());
-      const usable = row !== undefined && row.password_hash !== null && row.disabled_at === null;
-      const matches = await verifyPassword(password, usable ? row.password_hash! : UNUSABLE_PASSWORD_HASH);
-      return usable && matches ? toUser(row) : null;
+      const hash = row?.disabled_at === null ? row.password_hash : null;
+      const matches = await verifyPassword(password, hash ?? UNUSABLE_PASSWORD_HASH);
+      return row !== undefined && hash !== null && matches ? toUser(row) : null;
     },
 
     /** E-mails a reset link (1 hour) when the address is a user's; says nothing either way. */
@@ -180,7 +180,7 @@ export function createMerchantUserService(deps: {
       const parsed = emailAddress.safeParse(email);
       if (!parsed.success) return;
       const row = await findUserByEmail(db, parsed.data);
-      if (row === undefined || row.disabled_at !== null || row.password_hash === null) return;
+      if (row?.disabled_at !== null || row.password_hash === null) return;
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         const link = await issueLink(trx, row, 'reset', now);

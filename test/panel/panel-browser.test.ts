@@ -33,6 +33,18 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The `name` attribute of every element matching `selector`, in document order. */
+async function attributes(page: Page, selector: string, name: string): Promise<(string | null)[]> {
+  const values: unknown = await page
+    .locator(selector)
+    .evaluateAll(
+      (cells, attribute) =>
+        (cells as { getAttribute(n: string): string | null }[]).map((c) => c.getAttribute(attribute)),
+      name,
+    );
+  return values as (string | null)[];
+}
+
 /** Serious or critical accessibility violations of the page (WCAG 2 A and AA rules). */
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
@@ -253,16 +265,12 @@ describe.skipIf(!existsSync(chromiumPath))(
           }[];
         };
         expect(answer.data.length).toBeGreaterThan(3);
-        expect(
-          await page
-            .locator('[data-amount]')
-            .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-amount'))),
-        ).toEqual(answer.data.map((line) => line.amount));
-        expect(
-          await page
-            .locator('[data-share]')
-            .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-share'))),
-        ).toEqual(answer.data.map((line) => line.share));
+        expect(await attributes(page, '[data-amount]', 'data-amount')).toEqual(
+          answer.data.map((line) => line.amount),
+        );
+        expect(await attributes(page, '[data-share]', 'data-share')).toEqual(
+          answer.data.map((line) => line.share),
+        );
         expect(await page.locator('[data-total-amount]').getAttribute('data-total-amount')).toBe(
           answer.total.amount,
         );
@@ -279,11 +287,9 @@ describe.skipIf(!existsSync(chromiumPath))(
         await page.goto(`${base}/panel/reports/brands?place=SP01&from=${first}&to=${last}`);
         await page.locator('canvas').waitFor();
         await look(page, 'report-brands');
-        expect(
-          await page
-            .locator('[data-amount]')
-            .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-amount'))),
-        ).toEqual(answer.data.flatMap((line) => line.brands.map((brand) => brand.amount)));
+        expect(await attributes(page, '[data-amount]', 'data-amount')).toEqual(
+          answer.data.flatMap((line) => line.brands.map((brand) => brand.amount)),
+        );
 
         // English on request, kept by a cookie.
         await page.getByRole('button', { name: /English/ }).click();
