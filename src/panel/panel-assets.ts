@@ -62,15 +62,27 @@ tfoot td, tfoot th { font-weight: 700; border-top: 2px solid var(--ink); }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; align-items: end; }
 .chart { position: relative; height: 18rem; margin: 1rem 0; }
 .key-list { list-style: none; padding: 0; margin: 0; }
+.card dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1.5rem; margin: 0; }
+.card dt { font-weight: 600; color: var(--muted); }
+.card dd { margin: 0; }
 @media (max-width: 40rem) {
   .top { padding: .5rem .75rem; }
   .session { margin-left: 0; width: 100%; justify-content: space-between; }
   main { padding: .75rem; }
   h1 { font-size: 1.35rem; }
+  .card dl { grid-template-columns: 1fr; gap: .1rem; }
+  .card dd { margin: 0 0 .5rem; }
   table.stack thead { position: absolute; left: -9999px; }
   table.stack tr { display: block; border-bottom: 2px solid var(--line); padding: .5rem 0; }
   table.stack td { display: flex; justify-content: space-between; gap: 1rem; border: none; padding: .25rem .5rem; text-align: right; }
   table.stack td::before { content: attr(data-label); font-weight: 600; text-align: left; color: var(--muted); }
+  table.stack th[scope=row] { display: block; border: none; }
+  table.figures tr { display: grid; grid-template-columns: 1fr 1.4fr 1fr; padding: 0 0 .4rem; }
+  table.figures th[scope=row] { grid-column: 1 / -1; padding: .4rem .5rem; }
+  table.figures td { display: block; padding: .2rem .5rem 0; }
+  table.figures td::before { display: block; font-size: .8rem; font-weight: 600; text-align: right; }
+  table.figures tfoot tr { border-top: 2px solid var(--ink); }
+  table.figures tfoot td, table.figures tfoot th { border-top: none; }
 }
 `;
 
@@ -98,13 +110,16 @@ const SCRIPT = `
   document.querySelectorAll('canvas[data-chart]').forEach(function (canvas) {
     if (typeof Chart === 'undefined') return;
     var data = JSON.parse(document.getElementById(canvas.getAttribute('data-chart')).textContent);
+    var lang = document.documentElement.lang || 'pt-BR';
+    // One bar line of about 1.6rem each, so that a long list of brands stays readable.
+    canvas.parentNode.style.height = Math.max(12, data.values.length * 1.6 + 3) + 'rem';
     new Chart(canvas, {
       type: 'bar',
       data: { labels: data.labels, datasets: [{ label: data.title, data: data.values, backgroundColor: '#0b5cad' }] },
       options: {
         indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false,
         plugins: { legend: { display: false }, tooltip: { callbacks: { label: function (item) { return data.texts[item.dataIndex]; } } } },
-        scales: { x: { ticks: { callback: function (value) { return data.axis.replace('#', String(value)); } } } }
+        scales: { x: { ticks: { callback: function (value) { return data.axis.replace('#', Number(value).toLocaleString(lang)); } } } }
       }
     });
   });

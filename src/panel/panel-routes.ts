@@ -1293,7 +1293,7 @@ function registerReportPages(
       };
       const chartLabel = t(kind === 'receipts' ? 'chartMethods' : 'chartBrands');
       result = html` <div class="table-wrap">
-          <table class="stack" id="report-table">
+          <table class="stack figures" id="report-table">
             <caption>
               ${caption}
             </caption>

@@ -129,6 +129,8 @@ describe.skipIf(!existsSync(chromiumPath))(
           [390, 844, 'phone'],
         ] as const) {
           await page.setViewportSize({ width, height });
+          // Chart.js follows its container's size on the next frames: let it before the picture.
+          if ((await page.locator('canvas').count()) > 0) await page.waitForTimeout(300);
           await page.screenshot({
             path: join(shots, `${dialect.name}-${name}-${label}.png`),
             fullPage: true,
@@ -228,7 +230,7 @@ describe.skipIf(!existsSync(chromiumPath))(
         await page.getByRole('link', { name: 'ERP da matriz' }).click();
         await page.getByRole('link', { name: 'Revogar' }).click();
         await look(page, 'key-revoke');
-        await page.getByRole('button', { name: 'Revogar "ERP da matriz" para sempre' }).click();
+        await page.getByRole('button', { name: 'Revogar “ERP da matriz” para sempre' }).click();
         for (const text of [key, rotated]) {
           const revoked = await api(text, '/ping');
           expect(revoked.status).toBe(401);
