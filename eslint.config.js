@@ -46,5 +46,5 @@ export default tseslint.config(
     },
   },
   // Plain JavaScript outside the TypeScript project: linted without type information.
-  { files: ['*.js', 'scripts/**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['*.js', 'scripts/**/*.mjs', 'bin/**/*.js'], ...tseslint.configs.disableTypeChecked },
 );

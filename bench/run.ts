@@ -94,6 +94,10 @@ printTable('ticket path on real listeners (autocannon)', await benchTicketPath({
 // --quick from the same command line).
 await import('./sales.js');
 
+// The events of one place at depth: page 1,000 and a rare-word search against page 1, and the creation
+// rate through the admin API as the place grows (bench/events.ts, which reads --quick too).
+await import('./events.js');
+
 // Then what running as a fleet costs (bench/fleet.ts; it reads BENCH_ROUNDS when it loads).
 if (QUICK) process.env.BENCH_ROUNDS ??= String(ROUNDS);
 await import('./fleet.js');

@@ -4,6 +4,7 @@ import type { Database } from './schema.js';
 import * as helpdesk from './migrations/0001-helpdesk.js';
 import * as pos from './migrations/0002-pos.js';
 import * as salesBuckets from './migrations/0003-sales-buckets.js';
+import * as eventsKeyset from './migrations/0004-events-keyset.js';
 import * as mailOutbox from './migrations/0006-mail-outbox.js';
 import * as webUsers from './migrations/0007-web-users.js';
 
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0001-helpdesk': helpdesk,
   '0002-pos': pos,
   '0003-sales-buckets': salesBuckets,
+  '0004-events-keyset': eventsKeyset,
   '0006-mail-outbox': mailOutbox,
   '0007-web-users': webUsers,
 };

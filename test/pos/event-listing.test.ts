@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { verifyCursor, type EventPosition } from '../../src/pos/cursor.js';
-import { putEvent } from '../../src/pos/event-repository.js';
+import { foldName, putEvent } from '../../src/pos/event-repository.js';
 import {
   eventExists,
+  eventPageQuery,
   listEvents,
   nextCursor,
   searchPattern,
@@ -12,6 +13,9 @@ import {
   type EventListQuery,
 } from '../../src/pos/event-listing.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
+import type { Db } from '../../src/db/database.js';
+import { isPostgres } from '../../src/db/dialect.js';
+import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
 
 // The events of a place as GET /v1/api-public/events lists them (pos-data-api.md, "Events response", the
 // events route's `search`, `limit` and cursor rules, Conventions: output dates; DECISIONS, POS data API:
@@ -347,6 +351,127 @@ describeEachDialect('events list of a place', (dialect) => {
         ),
         { numRuns: 40 },
       );
+    });
+  });
+
+  describe('stored folded name (DECISIONS: the search compares the folded name stored with each event)', () => {
+    it('property: the stored name_folded of any name is what the search folds it to (foldName) and its definition', async () => {
+      await seed(t);
+      // Any text: accents composed or not, other scripts, letters that change length when lowered or
+      // decomposed (İ, ß, ﬁ, Hangul), astral characters.
+      const pieces = ['São', 'Sa\u0303o', 'İ', 'ß', 'ﬁ', '한글', 'Ω', 'ǅ', '𝔄', 'Å', 'e\u0301\u0327', '%_\\'];
+      const name = fc
+        .array(
+          fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }), fc.constantFrom(...pieces)),
+          {
+            minLength: 1,
+            maxLength: 6,
+          },
+        )
+        .map((parts) => parts.join('').slice(0, 200))
+        .filter((text) => text.trim() === text && text.length > 0);
+      const definition = (value: string) => value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+      await fc.assert(
+        fc.asyncProperty(fc.array(name, { minLength: 1, maxLength: 5 }), async (names) => {
+          await t.db.deleteFrom('pos_events').execute();
+          for (const [n, text] of names.entries()) {
+            await putEvent(t.db, 'acme', 'p1', `e${n}`, {
+              name: text,
+              startsAt: null,
+              endsAt: null,
+              active: true,
+              registeredAt: T0 + n,
+            });
+          }
+          const stored = await t.db
+            .selectFrom('pos_events')
+            .select(['id', 'name', 'name_folded'])
+            .orderBy('registered_at')
+            .execute();
+          expect(stored.map((row) => row.name)).toEqual(names);
+          for (const row of stored) {
+            expect(row.name_folded).toBe(foldName(row.name));
+            expect(row.name_folded).toBe(definition(row.name));
+          }
+          // And the search built from any of those names (folded by the listing) finds that event.
+          for (const [n, text] of names.entries()) {
+            const found = (await allPages(t, [100], { search: text.slice(0, 100) })).flat();
+            expect(found.map((item) => item.id)).toContain(`e${n}`);
+          }
+        }),
+        { numRuns: 30 },
+      );
+    });
+  });
+
+  describe('query plans (the cost of a page does not grow with its depth or the place)', () => {
+    /** The plan's text lines: EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL (no sequential scans). */
+    async function plan(db: Db, query: CompiledQuery): Promise<string> {
+      if (!isPostgres(db)) {
+        const result = await db.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+        );
+        return result.rows.map((row) => row.detail).join('\n');
+      }
+      return db.transaction().execute(async (trx) => {
+        // Tables of a test are tiny: without this the planner reads them whole whatever the indexes.
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const result = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+        );
+        return result.rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+    }
+
+    it('a page after a cursor is one range of the keyset index, started at the cursor', async () => {
+      await seed(t);
+      const text = await plan(
+        t.db,
+        eventPageQuery(t.db, query({ after: { registeredAt: T0, id: 'e1' } })).compile(),
+      );
+      expect(text).toContain('pos_events_keyset');
+      if (isPostgres(t.db)) expect(text).toMatch(/Index Cond: .*ROW\(registered_at, \(id\)::text\) < ROW/);
+      else expect(text).toContain('(registered_at,id)<(?,?)');
+      expect(text).not.toMatch(/TEMP B-TREE|Sort/);
+    });
+
+    it('a search walks the keyset index in the listing order (no sort), any page deep', async () => {
+      await seed(t);
+      const after = { registeredAt: T0, id: 'e1' };
+      const text = await plan(t.db, eventPageQuery(t.db, query({ search: 'sao', after })).compile());
+      expect(text).toContain('pos_events_keyset');
+      expect(text).not.toMatch(/TEMP B-TREE|Sort/);
+    });
+
+    it('migration 0004 replaces the page index on stored events; down and up again, the same pages', async () => {
+      await seed(t);
+      for (let n = 1; n <= 9; n += 1) await event(t, `e${n}`, n % 3 === 0 ? `São ${n}` : `Bar ${n}`, n % 4);
+      const before = [await allPages(t, [2]), await allPages(t, [2], { search: 'SAO' })];
+      const migrator = await createMigrator(t.db);
+      expect((await migrator.migrateTo('0003-sales-buckets')).error).toBeUndefined();
+      expect(await allPages(t, [2])).toEqual(before[0]);
+      expect((await migrateToLatest(t.db)).includes('0004-events-keyset')).toBe(true);
+      expect([await allPages(t, [2]), await allPages(t, [2], { search: 'SAO' })]).toEqual(before);
+      const text = await plan(
+        t.db,
+        eventPageQuery(t.db, query({ after: { registeredAt: T0, id: 'e1' } })).compile(),
+      );
+      expect(text).toContain('pos_events_keyset');
+    });
+
+    it('a look-up of one event by its key uses the primary key, whatever the statistics know', async () => {
+      await seed(t);
+      // The look-up of findEvent and eventExists (the admin PUT's answer, every cursor's check).
+      const lookup = t.db
+        .selectFrom('pos_events')
+        .selectAll()
+        .where('account_id', '=', 'acme')
+        .where('place_id', '=', 'p1')
+        .where('id', '=', 'e1')
+        .compile();
+      const text = await plan(t.db, lookup);
+      expect(text).not.toContain('pos_events_keyset');
+      expect(text).toMatch(isPostgres(t.db) ? /pos_events_pk/ : /sqlite_autoindex_pos_events_1/);
     });
   });
 

@@ -117,7 +117,8 @@ describeEachDialect('sales buckets: check and rebuild', (dialect) => {
       };
     });
     await t.db.insertInto('pos_receipts').values(rows).execute();
-    expect(await migrateToLatest(t.db)).toEqual(['0003-sales-buckets']);
+    // Later migrations follow it.
+    expect((await migrateToLatest(t.db))[0]).toBe('0003-sales-buckets');
     expect(await bucketCount(t, 'acme')).toBeGreaterThan(200);
     expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
   });
