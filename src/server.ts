@@ -6,7 +6,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { helpdeskIsEmpty, seedHelpdeskDemo, DEMO_SYSTEM } from './helpdesk/demo.js';
-import { DEMO_ACCOUNT, DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
+import { seedPanelDemoUser } from './panel/panel-demo.js';
+import { DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
@@ -19,7 +20,6 @@ import { StartFailure, databaseFailure, listenFailure, redisFailure } from './st
 // public and admin ports, and on SIGTERM/SIGINT drains, closes and exits (src/lifecycle/shutdown.ts).
 
 /** The demo merchant's panel user. */
-const DEMO_PANEL_EMAIL = 'demo@example.com';
 
 function readConfig(): Config {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -81,10 +81,9 @@ async function main(): Promise<void> {
     printPosDemo(config, key);
     if (config.panel) {
       // The demo merchant's panel user (issue 13): its password is printed this once, like the keys.
-      const password = randomBytes(12).toString('base64url');
-      await services.merchantUsers.ensureWithPassword(DEMO_ACCOUNT, DEMO_PANEL_EMAIL, 'Demo', password);
+      const user = await seedPanelDemoUser(services);
       process.stdout.write(
-        `Merchant panel: ${config.publicBaseUrl}/panel/ e-mail ${DEMO_PANEL_EMAIL} password ${password}\n\n`,
+        `Merchant panel: ${config.publicBaseUrl}/panel/ e-mail ${user.email} password ${user.password}\n\n`,
       );
     }
   }
