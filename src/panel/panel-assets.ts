@@ -47,6 +47,7 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 .error { background: #fbeaea; border-left: 4px solid var(--danger); padding: .75rem 1rem; margin: 0 0 1rem; }
 .warning { background: #fff4e0; border-left: 4px solid var(--warn); padding: .75rem 1rem; margin: 0 0 1rem; }
 .field-error { color: var(--danger); font-weight: 600; margin: .25rem 0 0; }
+textarea.secret { display: block; resize: none; word-break: break-all; line-height: 1.4; }
 .secret { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .95rem; width: 100%; max-width: 40rem; padding: .6rem; border: 2px dashed var(--accent); border-radius: 6px; background: #f0f6ff; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; background: var(--card); }

@@ -855,16 +855,16 @@ function registerKeyPages(
       <div class="warning" role="status" id="once-warning">${ctx.t('shownOnce')}</div>
       <div class="card">
         <label for="new-key">${ctx.t('keyLabel')}</label>
-        <input
+        <textarea
           class="secret"
           id="new-key"
-          type="text"
+          rows="2"
           readonly
-          value="${key}"
           aria-describedby="once-warning"
           spellcheck="false"
           autocomplete="off"
-        />
+        >
+${key}</textarea>
         <div class="actions">
           <button
             type="button"
