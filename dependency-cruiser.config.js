@@ -18,6 +18,14 @@ export default {
       to: { path: '^src/(helpdesk|pos)/', pathNot: '^src/$1/' },
     },
     {
+      name: 'audit-is-neutral',
+      severity: 'error',
+      comment:
+        'The key audit trail (src/audit) is written by both domains, so it imports neither: each domain records its own events through it.',
+      from: { path: '^src/audit/' },
+      to: { path: '^src/(helpdesk|pos)/' },
+    },
+    {
       name: 'lib-is-a-leaf',
       severity: 'error',
       comment:
@@ -38,7 +46,7 @@ export default {
       severity: 'error',
       comment:
         'Domain code never reaches up into the faces or the composition (admin API, app, server, services).',
-      from: { path: '^src/(helpdesk|pos|lib|errors|db|rate-limit|http)/' },
+      from: { path: '^src/(helpdesk|pos|lib|errors|db|rate-limit|http|audit)/' },
       to: { path: '^src/(admin/|app\\.ts|server\\.ts|services\\.ts)' },
     },
     {

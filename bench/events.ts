@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { isPostgres } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { foldName } from '../src/pos/event-repository.js';
 import { createServices } from '../src/services.js';
 
@@ -204,11 +205,11 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<void> {
       timezone: 'America/Sao_Paulo',
       active: true,
     });
-    const { key } = await services.merchantKeys.create(ACCOUNT, {
-      name: 'Bench',
-      permissions: ['event.view'],
-      places: 'all',
-    });
+    const { key } = await services.merchantKeys.create(
+      ACCOUNT,
+      { name: 'Bench', permissions: ['event.view'], places: 'all' },
+      SERVICE_ACTOR,
+    );
 
     // Writing: the first events through the API, the place grown, then more through the API.
     const firstRate = await createThroughApi(app, 0, FIRST);

@@ -1,3 +1,4 @@
+import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -189,11 +190,15 @@ async function loadPlace(dialect: 'sqlite' | 'postgres', size: number): Promise<
       registered_at: event.startsAt,
     });
   }
-  const { key } = await services.merchantKeys.create(BENCH_ACCOUNT, {
-    name: 'Bench',
-    permissions: ['sale-by-payment-method.view'],
-    places: 'all',
-  });
+  const { key } = await services.merchantKeys.create(
+    BENCH_ACCOUNT,
+    {
+      name: 'Bench',
+      permissions: ['sale-by-payment-method.view'],
+      places: 'all',
+    },
+    SERVICE_ACTOR,
+  );
 
   let started = performance.now();
   await loadReceipts(db, benchReceipts(size, events), clock.now());

@@ -113,6 +113,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
     sales: services.sales,
     cursorSecret: config.cursorSecret,
     eventsQueryTimeoutMs: config.posEventsQueryTimeoutMs,
+    keyUse: services.keyUse,
   });
 
   const answerNotFound = (request: FastifyRequest, reply: FastifyReply) => {

@@ -94,6 +94,8 @@ async function main(): Promise<void> {
     hostVariable: 'HOST',
     portVariable: 'PORT',
   });
+  // Key-use flush and the audit trail's time-based events (README, Audit trail and last use).
+  services.keyAuditJobs.start(log);
   if (config.adminToken === null) {
     log.warn('ADMIN_TOKEN is not set: the admin listener is not started (production)');
   } else {
@@ -127,6 +129,8 @@ async function main(): Promise<void> {
     closeStores: async () => {
       // The attempt in progress ends before the database closes; what is left waits in the outbox.
       await services.mailSender.stop();
+      // The key uses still in memory are written before the database closes.
+      await services.keyAuditJobs.stop();
       await rateLimits.close();
       await Promise.all([db.destroy(), readDb?.destroy()]);
     },

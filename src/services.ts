@@ -1,9 +1,13 @@
+import { createKeyAuditJobs, type KeyAuditJobs } from './audit/key-audit-jobs.js';
+import { createKeyAuditService, type KeyAuditService } from './audit/key-audit-service.js';
+import { createKeyUse, type KeyUse } from './audit/key-use.js';
 import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { createCatalogService, type CatalogService } from './helpdesk/catalog-service.js';
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './helpdesk/maintenance-switch.js';
+import { sweepSystemKeyTimeEvents } from './helpdesk/system-key-time-events.js';
 import { createSystemService, type SystemService } from './helpdesk/system-service.js';
 import { createTicketService, type TicketService } from './helpdesk/ticket-service.js';
 import { createLogMailTransport } from './mail/log-transport.js';
@@ -17,6 +21,7 @@ import type { MailTransport } from './mail/mail-transport.js';
 import { createSmtpMailTransport } from './mail/smtp-transport.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { bucketSalesReader } from './pos/bucket-sales-reader.js';
+import { sweepMerchantKeyTimeEvents } from './pos/key-time-events.js';
 import { createMerchantKeyService, type MerchantKeyService } from './pos/merchant-key-service.js';
 import { createMerchantUserService, type MerchantUserService } from './pos/merchant-user-service.js';
 import { createPosDataService, type PosDataService } from './pos/pos-data-service.js';
@@ -33,6 +38,12 @@ import { createReadiness, type Readiness } from './readiness.js';
 // The one service layer of the process: every domain service built once, over one database, clock and
 // store, and handed to every face (the public APIs, the back office, the demo seeds, a CLI). No face
 // builds a service of its own.
+
+/**
+ * The shortest time between two writes of one key's last use by a process, and the sweeps' interval
+ * (README, Audit trail and last use: "about once a minute").
+ */
+export const KEY_USE_INTERVAL_MS = 60_000;
 
 /** What the services are built from; tests pass their own clock and store. */
 export interface ServiceDeps {
@@ -92,6 +103,12 @@ export interface Services {
   readonly metrics: Metrics;
   /** The e-mail outbox's sender: the server starts it, and stops it before the databases close. */
   readonly mailSender: MailSender;
+  /** The key audit trail, read by the back office (written by the key services themselves). */
+  readonly keyAudit: KeyAuditService;
+  /** The last use of keys: marked by both public APIs, flushed by `keyAuditJobs`. */
+  readonly keyUse: KeyUse;
+  /** Key-use flush and time-based audit events; the entry point starts and stops them. */
+  readonly keyAuditJobs: KeyAuditJobs;
 }
 
 /** Builds the services once; the caller owns the databases (and closes them). */
@@ -110,6 +127,7 @@ export function createServices(deps: ServiceDeps): Services {
     // A sales query's lease outlives the longest query, so a live query is never overtaken.
     config: { salesLeaseMs: config.posSalesQueryTimeoutMs * 2, ipBlockThreshold: config.ipBlockThreshold },
   });
+  const keyUse = createKeyUse({ db, clock, intervalMs: KEY_USE_INTERVAL_MS });
   return {
     config,
     db,
@@ -153,6 +171,15 @@ export function createServices(deps: ServiceDeps): Services {
           : createSmtpMailTransport({ url: config.smtpUrl, from: config.mailFrom })),
       log,
       ...(deps.mail?.options === undefined ? {} : { options: deps.mail.options }),
+    }),
+    keyAudit: createKeyAuditService({ db }),
+    keyUse,
+    keyAuditJobs: createKeyAuditJobs({
+      keyUse,
+      sweeps: [(now) => sweepSystemKeyTimeEvents(db, now), (now) => sweepMerchantKeyTimeEvents(db, now)],
+      clock,
+      tickMs: KEY_USE_INTERVAL_MS / 4,
+      sweepMs: KEY_USE_INTERVAL_MS,
     }),
   };
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import type { Actor } from '../audit/actor.js';
 import type { ProblemCode } from '../errors/problem-catalogue.js';
 import type { RouteSpec } from '../http/route-spec.js';
 import type { Services } from '../services.js';
@@ -49,6 +50,8 @@ export interface AdminInput<P = unknown, Q = unknown, B = unknown> {
   readonly body: B;
   /** The admin listener's logger. */
   readonly log: FastifyBaseLogger;
+  /** Who calls: the services record it with every key change (README, Audit trail). */
+  readonly actor: Actor;
 }
 
 /** What a handler answers: the status, the body (JSON unless `type` says otherwise), none for 204. */

@@ -1,6 +1,7 @@
 import type { AdminRoute } from './admin-route.js';
 import { healthAdminRoutes } from './health-admin-routes.js';
 import { helpdeskAdminRoutes } from './helpdesk-admin-routes.js';
+import { keyAuditAdminRoutes } from './key-audit-admin-routes.js';
 import { merchantKeyAdminRoutes } from './merchant-key-admin-routes.js';
 import { merchantUserAdminRoutes } from './merchant-user-admin-routes.js';
 import { openApiAdminRoutes } from './openapi-admin-routes.js';
@@ -15,4 +16,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...posDataAdminRoutes,
   ...merchantKeyAdminRoutes,
   ...merchantUserAdminRoutes,
+  ...keyAuditAdminRoutes,
 ];

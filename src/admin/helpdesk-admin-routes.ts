@@ -150,8 +150,8 @@ export const helpdeskAdminRoutes: readonly AdminRoute[] = [
     body: { kind: 'json', schema: systemInput },
     responses: { 200: systemBody, 201: systemBody },
     problems: ['validation_failed'],
-    handle: async ({ params, body }, { systems }) => {
-      const { created, system } = await systems.put(params.identifier, body);
+    handle: async ({ params, body, actor }, { systems }) => {
+      const { created, system } = await systems.put(params.identifier, body, actor);
       return { status: putStatus(created), body: systemView(system) };
     },
   }),
@@ -188,9 +188,9 @@ export const helpdeskAdminRoutes: readonly AdminRoute[] = [
     params: systemPath,
     responses: { 201: systemKeyBody },
     problems: ['validation_failed', 'not_found'],
-    handle: async ({ params }, { systems }) => ({
+    handle: async ({ params, actor }, { systems }) => ({
       status: 201,
-      body: systemKeyView(await systems.rotateKey(params.identifier)),
+      body: systemKeyView(await systems.rotateKey(params.identifier, actor)),
     }),
   }),
   adminRoute({
@@ -202,9 +202,9 @@ export const helpdeskAdminRoutes: readonly AdminRoute[] = [
     params: systemPath,
     responses: { 200: stoppedKeyBody },
     problems: ['validation_failed', 'not_found'],
-    handle: async ({ params }, { systems }) => ({
+    handle: async ({ params, actor }, { systems }) => ({
       status: 200,
-      body: stoppedKeyView(await systems.stopPreviousKey(params.identifier)),
+      body: stoppedKeyView(await systems.stopPreviousKey(params.identifier, actor)),
     }),
   }),
 

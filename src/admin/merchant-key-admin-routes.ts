@@ -34,9 +34,9 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     body: { kind: 'json', schema: keyCreateInput },
     responses: { 201: createdKeyBody },
     problems: ['validation_failed', 'not_found', 'conflict'],
-    handle: async ({ params, body }, { merchantKeys }) => ({
+    handle: async ({ params, body, actor }, { merchantKeys }) => ({
       status: 201,
-      body: createdKeyView(await merchantKeys.create(params.account, body)),
+      body: createdKeyView(await merchantKeys.create(params.account, body, actor)),
     }),
   }),
   adminRoute({
@@ -77,9 +77,9 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     body: { kind: 'json', schema: keyEditInput },
     responses: { 200: posKeyBody },
     problems: ['validation_failed', 'not_found', 'conflict'],
-    handle: async ({ params, body }, { merchantKeys }) => ({
+    handle: async ({ params, body, actor }, { merchantKeys }) => ({
       status: 200,
-      body: posKeyView(await merchantKeys.edit(params.account, params.id, body)),
+      body: posKeyView(await merchantKeys.edit(params.account, params.id, body, actor)),
     }),
   }),
   adminRoute({
@@ -93,9 +93,9 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     body: { kind: 'json', schema: keyRotateInput, absent: {} },
     responses: { 201: rotatedKeyBody },
     problems: ['validation_failed', 'not_found', 'conflict'],
-    handle: async ({ params, body }, { merchantKeys }) => ({
+    handle: async ({ params, body, actor }, { merchantKeys }) => ({
       status: 201,
-      body: rotatedKeyView(await merchantKeys.rotate(params.account, params.id, body)),
+      body: rotatedKeyView(await merchantKeys.rotate(params.account, params.id, body, actor)),
     }),
   }),
   adminRoute({
@@ -107,9 +107,9 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     params: keyPath,
     responses: { 200: posKeyBody },
     problems: ['validation_failed', 'not_found', 'conflict'],
-    handle: async ({ params }, { merchantKeys }) => ({
+    handle: async ({ params, actor }, { merchantKeys }) => ({
       status: 200,
-      body: posKeyView(await merchantKeys.pause(params.account, params.id)),
+      body: posKeyView(await merchantKeys.pause(params.account, params.id, actor)),
     }),
   }),
   adminRoute({
@@ -121,9 +121,9 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     params: keyPath,
     responses: { 200: posKeyBody },
     problems: ['validation_failed', 'not_found', 'conflict'],
-    handle: async ({ params }, { merchantKeys }) => ({
+    handle: async ({ params, actor }, { merchantKeys }) => ({
       status: 200,
-      body: posKeyView(await merchantKeys.reactivate(params.account, params.id)),
+      body: posKeyView(await merchantKeys.reactivate(params.account, params.id, actor)),
     }),
   }),
   adminRoute({
@@ -135,9 +135,9 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     params: keyPath,
     responses: { 200: posKeyBody },
     problems: ['validation_failed', 'not_found'],
-    handle: async ({ params }, { merchantKeys }) => ({
+    handle: async ({ params, actor }, { merchantKeys }) => ({
       status: 200,
-      body: posKeyView(await merchantKeys.revoke(params.account, params.id)),
+      body: posKeyView(await merchantKeys.revoke(params.account, params.id, actor)),
     }),
   }),
 ];

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { withDeadlines } from '../http/body-deadline.js';
 import type { Services } from '../services.js';
 import type { AdminAnswer, AdminInput, AdminRoute, UploadBody } from './admin-route.js';
+import { adminActor } from './admin-actor.js';
 import { parseInput } from './parse-input.js';
 
 // Registers the route tables on the admin listener: each route's path, its access level (read by the
@@ -38,7 +39,7 @@ function inputOf(
   else if (route.body?.kind === 'json')
     body = parseInput(route.body.schema, request.body ?? route.body.absent, 'body');
   const query = route.query === undefined ? undefined : parseInput(route.query, request.query, 'query');
-  return { params, query, body, log };
+  return { params, query, body, log, actor: adminActor(request) };
 }
 
 async function answer(

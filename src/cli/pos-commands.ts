@@ -62,17 +62,26 @@ function accountsCommand(): Command {
     .requiredOption('--name <name>', 'display name')
     .option('--currency <code>', 'currency of its receipts', 'BRL')
     .option('--inactive', 'an account that is switched off')
+    .option(
+      '--email <address>',
+      "where the merchant's key e-mails go (a PUT replaces the account: without it, none are sent)",
+    )
     .action(
       action(
         async (
           { out, admin },
           account: string,
-          options: { name: string; currency: string; inactive?: boolean },
+          options: { name: string; currency: string; inactive?: boolean; email?: string },
         ) => {
           showOne(
             out,
             await admin().call<Entry>('PUT', `${BASE}/accounts/${seg(account)}`, {
-              body: { name: options.name, currency: options.currency, active: options.inactive !== true },
+              body: {
+                name: options.name,
+                currency: options.currency,
+                active: options.inactive !== true,
+                email: options.email ?? null,
+              },
             }),
           );
         },

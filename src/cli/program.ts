@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { auditCommand } from './audit-commands.js';
 import { CliError, EXIT } from './cli-error.js';
 import { helpdeskCommands } from './helpdesk-commands.js';
 import { importCommand } from './import-receipts.js';
@@ -63,7 +64,13 @@ export function buildProgram(): Command {
     })
     .showSuggestionAfterError()
     .addHelpText('after', HELP);
-  for (const command of [...localCommands(), ...helpdeskCommands(), ...posCommands(), importCommand()]) {
+  for (const command of [
+    ...localCommands(),
+    ...helpdeskCommands(),
+    ...posCommands(),
+    importCommand(),
+    auditCommand(),
+  ]) {
     program.addCommand(command);
   }
   // Settings that subcommands built apart do not inherit: the exit override, the error output.

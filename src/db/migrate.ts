@@ -5,6 +5,7 @@ import * as helpdesk from './migrations/0001-helpdesk.js';
 import * as pos from './migrations/0002-pos.js';
 import * as salesBuckets from './migrations/0003-sales-buckets.js';
 import * as eventsKeyset from './migrations/0004-events-keyset.js';
+import * as keyAudit from './migrations/0005-key-audit.js';
 import * as mailOutbox from './migrations/0006-mail-outbox.js';
 import * as webUsers from './migrations/0007-web-users.js';
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0002-pos': pos,
   '0003-sales-buckets': salesBuckets,
   '0004-events-keyset': eventsKeyset,
+  '0005-key-audit': keyAudit,
   '0006-mail-outbox': mailOutbox,
   '0007-web-users': webUsers,
 };

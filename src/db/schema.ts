@@ -63,6 +63,10 @@ export interface HdSystemTable {
   previous_key_hash: string | null;
   /** When the previous key stops; null when there is none. */
   previous_valid_until: number | null;
+  /** Last accepted use of the current key (ms); null: never. Kept by a periodic flush (src/audit/key-use.ts). */
+  current_key_last_used_at: Generated<number | null>;
+  /** Last accepted use of the previous key (ms); null: never. */
+  previous_key_last_used_at: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -201,6 +205,10 @@ export interface PosKeyTable {
   previous_valid_until: number | null;
   /** A key ended at once by a rotation that invalidated the current one (answers `replaced`). */
   replaced_key_hash: string | null;
+  /** Last accepted use of the current key (ms); null: never. Kept by a periodic flush (src/audit/key-use.ts). */
+  current_key_last_used_at: Generated<number | null>;
+  /** Last accepted use of the previous key (ms); null: never. */
+  previous_key_last_used_at: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -228,6 +236,28 @@ export interface MailOutboxTable {
   sent_at: number | null;
   /** When the sender gave up after its last attempt. */
   failed_at: number | null;
+}
+
+/** One lifecycle event of a key (src/audit/key-audit-repository.ts), never the key or its hash. */
+export interface KeyAuditEventTable {
+  seq: Generated<number>;
+  /** `system` (help-desk partner system) or `merchant` (merchant's API key). */
+  kind: string;
+  /** The system identifier, or the merchant's account id. */
+  owner_id: string;
+  /** The merchant key's credential id; the system identifier for a system. */
+  key_id: string;
+  event: string;
+  occurred_at: number;
+  actor_role: string;
+  actor_user_id: string | null;
+  actor_name: string | null;
+  channel: string;
+  actor_ip: string | null;
+  /** JSON object. */
+  details: string;
+  /** Set on events written once in a fleet (expiry, a grace's end); unique. */
+  once_key: string | null;
 }
 
 /** A person of a merchant account who signs in to the panel (issue 13). */
@@ -280,6 +310,7 @@ export interface Database {
   pos_sales_buckets: PosSalesBucketTable;
   pos_keys: PosKeyTable;
   mail_outbox: MailOutboxTable;
+  key_audit_events: KeyAuditEventTable;
   merchant_users: MerchantUserTable;
   merchant_user_links: MerchantUserLinkTable;
   web_sessions: WebSessionTable;

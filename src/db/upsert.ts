@@ -67,7 +67,11 @@ async function upsert(
       .executeTakeFirstOrThrow();
     return written.inserted;
   }
-  return untyped.transaction().execute(async (trx) => {
+  // Inside a caller's transaction (a change written with its audit event) the look and the upsert join it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const inTransaction = <R>(work: (trx: Kysely<any>) => Promise<R>) =>
+    untyped.isTransaction ? work(untyped) : untyped.transaction().execute(work);
+  return inTransaction(async (trx) => {
     let existing = trx.selectFrom(table).select(sql<number>`1`.as('found'));
     for (const column of keyColumns) existing = existing.where(column, '=', row[column]);
     const found = await existing.executeTakeFirst();

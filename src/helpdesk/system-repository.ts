@@ -15,6 +15,10 @@ export interface PartnerSystem {
   hasKey: boolean;
   /** When the previous key stops (ms); null when there is none. */
   previousValidUntil: number | null;
+  /** Last accepted use of the current key (ms), flushed about once a minute; null: never. */
+  keyLastUsedAt: number | null;
+  /** Last accepted use of the previous key (ms); null: never, or no previous key. */
+  previousKeyLastUsedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -37,6 +41,8 @@ function toSystem(row: HdSystemRow): SystemWithKeys {
     releasedCategoryIds: JSON.parse(row.released_category_ids) as number[],
     hasKey: row.current_key_hash !== null,
     previousValidUntil: row.previous_valid_until,
+    keyLastUsedAt: row.current_key_last_used_at,
+    previousKeyLastUsedAt: row.previous_key_hash === null ? null : row.previous_key_last_used_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     currentKeyHash: row.current_key_hash,
@@ -123,7 +129,8 @@ export async function putSystem(
 
 /**
  * Makes `newKeyHash` the current key. The current key, if any, becomes the previous one until
- * `previousValidUntil`; an older previous key ends at once (only two keys are remembered).
+ * `previousValidUntil` (its last use with it); an older previous key ends at once (only two keys are
+ * remembered). Run it in a transaction: it reads the row, then writes it.
  */
 export async function rotateSystemKey(
   db: Db,
@@ -132,30 +139,35 @@ export async function rotateSystemKey(
   previousValidUntil: number,
   now: number,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('hd_systems')
-      .select('current_key_hash')
-      .where('identifier', '=', identifier)
-      .executeTakeFirstOrThrow();
-    await trx
-      .updateTable('hd_systems')
-      .set({
-        previous_key_hash: row.current_key_hash,
-        previous_valid_until: row.current_key_hash === null ? null : previousValidUntil,
-        current_key_hash: newKeyHash,
-        updated_at: now,
-      })
-      .where('identifier', '=', identifier)
-      .execute();
-  });
+  const row = await db
+    .selectFrom('hd_systems')
+    .select(['current_key_hash', 'current_key_last_used_at'])
+    .where('identifier', '=', identifier)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('hd_systems')
+    .set({
+      previous_key_hash: row.current_key_hash,
+      previous_valid_until: row.current_key_hash === null ? null : previousValidUntil,
+      current_key_hash: newKeyHash,
+      previous_key_last_used_at: row.current_key_last_used_at,
+      current_key_last_used_at: null,
+      updated_at: now,
+    })
+    .where('identifier', '=', identifier)
+    .execute();
 }
 
 /** Ends the previous key at once (a leak reported to support). Returns false when there was none. */
 export async function stopPreviousKey(db: Db, identifier: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('hd_systems')
-    .set({ previous_key_hash: null, previous_valid_until: null, updated_at: now })
+    .set({
+      previous_key_hash: null,
+      previous_valid_until: null,
+      previous_key_last_used_at: null,
+      updated_at: now,
+    })
     .where('identifier', '=', identifier)
     .where('previous_key_hash', 'is not', null)
     .executeTakeFirst();

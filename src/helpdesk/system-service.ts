@@ -1,6 +1,10 @@
+import type { Actor } from '../audit/actor.js';
+import { recordKeyEvent, type KeyEventName } from '../audit/key-audit-repository.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { isPostgres } from '../db/dialect.js';
 import { generateApiKey, hashApiKey } from '../lib/api-key.js';
+import { wireTime } from '../lib/wire-time.js';
 import type { CatalogService } from './catalog-service.js';
 import {
   findSystem,
@@ -12,27 +16,92 @@ import {
   type PartnerSystem,
 } from './system-repository.js';
 import type { SystemInput } from './system-input.js';
+import { recordSystemKeyTimeEvents } from './system-key-time-events.js';
 import { KEY_PREFIX } from './system-scopes.js';
 import { invalidInput, notFound } from '../errors/refusals.js';
 
 // Partner systems and their keys (admin-api.md, Help desk: systems): their settings, the first key, its
 // rotation with a grace period, and the end of a leaked previous key. Methods throw a Problem for input
-// they refuse, before anything is written.
+// they refuse, before anything is written. Every change of a key or of a system's settings is recorded in
+// the key audit trail in the transaction of the change (README, Audit trail and last use).
+
+/** The settings an operator's PUT may change, as the audit trail names them. */
+const SETTINGS = [
+  ['name', 'name'],
+  ['active', 'active'],
+  ['scopes', 'scopes'],
+  ['rateLimitPerMinute', 'rate_limit_per_minute'],
+  ['keyGraceSeconds', 'key_grace_seconds'],
+  ['defaultCategoryId', 'default_category_id'],
+  ['releasedCategoryIds', 'released_category_ids'],
+] as const;
+
+/** The settings a PUT changed, each with its value before and after. */
+function changedSettings(
+  before: PartnerSystem,
+  after: PartnerSystem,
+): Record<string, { before: unknown; after: unknown }> {
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  for (const [field, name] of SETTINGS) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+      changes[name] = { before: before[field], after: after[field] };
+  }
+  return changes;
+}
 
 /** The partner systems service; categories a system names are checked in the catalog. */
 export function createSystemService(deps: { db: Db; clock: Clock; catalog: Pick<CatalogService, 'exists'> }) {
   const { db, clock, catalog } = deps;
 
   /** A system without its keys; 404 when there is none. */
-  async function get(identifier: string): Promise<PartnerSystem> {
-    const found = await findSystem(db, identifier);
+  async function get(identifier: string, from: Db = db): Promise<PartnerSystem> {
+    const found = await findSystem(from, identifier);
     if (found === undefined) throw notFound(`system "${identifier}"`);
     return withoutKeys(found);
   }
 
+  /** Records an event of the system's key in the transaction of its change. */
+  async function audit(
+    trx: Db,
+    identifier: string,
+    event: KeyEventName,
+    at: { now: number; actor: Actor },
+    details: Record<string, unknown> = {},
+  ): Promise<void> {
+    await recordKeyEvent(trx, {
+      kind: 'system',
+      ownerId: identifier,
+      keyId: identifier,
+      event,
+      occurredAt: at.now,
+      actor: at.actor,
+      details,
+    });
+  }
+
+  /** The system's row in a transaction, locked on PostgreSQL so that two changes of it take turns. */
+  async function lockSystem(trx: Db, identifier: string) {
+    if (isPostgres(trx)) {
+      await trx
+        .selectFrom('hd_systems')
+        .select('identifier')
+        .where('identifier', '=', identifier)
+        .forUpdate()
+        .execute();
+    }
+    return findSystem(trx, identifier);
+  }
+
   return {
-    /** Creates or replaces a system's settings (its keys stay); returns it and whether it was created. */
-    async put(identifier: string, input: SystemInput): Promise<{ created: boolean; system: PartnerSystem }> {
+    /**
+     * Creates or replaces a system's settings (its keys stay); returns it and whether it was created. A
+     * replacement that changed something (deactivation included) is recorded as `edited`.
+     */
+    async put(
+      identifier: string,
+      input: SystemInput,
+      actor: Actor,
+    ): Promise<{ created: boolean; system: PartnerSystem }> {
       for (const [param, ids] of [
         ['default_category_id', input.default_category_id === null ? [] : [input.default_category_id]],
         ['released_category_ids', input.released_category_ids],
@@ -42,24 +111,32 @@ export function createSystemService(deps: { db: Db; clock: Clock; catalog: Pick<
             throw invalidInput(param, `there is no category ${categoryId}`);
         }
       }
-      const created = await putSystem(
-        db,
-        identifier,
-        {
-          name: input.name,
-          active: input.active,
-          scopes: input.scopes,
-          rateLimitPerMinute: input.rate_limit_per_minute,
-          keyGraceSeconds: input.key_grace_seconds,
-          defaultCategoryId: input.default_category_id,
-          releasedCategoryIds: input.released_category_ids,
-        },
-        clock.now(),
-      );
-      return { created, system: await get(identifier) };
+      return db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const before = await lockSystem(trx, identifier);
+        const created = await putSystem(
+          trx,
+          identifier,
+          {
+            name: input.name,
+            active: input.active,
+            scopes: input.scopes,
+            rateLimitPerMinute: input.rate_limit_per_minute,
+            keyGraceSeconds: input.key_grace_seconds,
+            defaultCategoryId: input.default_category_id,
+            releasedCategoryIds: input.released_category_ids,
+          },
+          now,
+        );
+        const system = await get(identifier, trx);
+        const changes = before === undefined ? {} : changedSettings(withoutKeys(before), system);
+        if (Object.keys(changes).length > 0)
+          await audit(trx, identifier, 'edited', { now, actor }, { changes });
+        return { created, system };
+      });
     },
 
-    get,
+    get: (identifier: string) => get(identifier),
 
     /** Every system, without keys. */
     async list(): Promise<PartnerSystem[]> {
@@ -70,20 +147,80 @@ export function createSystemService(deps: { db: Db; clock: Clock; catalog: Pick<
      * Issues the system's first key, or rotates: the current key stays valid for the system's grace
      * period, an older previous key ends at once. The key is returned once and never stored.
      */
-    async rotateKey(identifier: string): Promise<{ key: string; previousValidUntil: number | null }> {
-      const before = await get(identifier);
+    async rotateKey(
+      identifier: string,
+      actor: Actor,
+    ): Promise<{ key: string; previousValidUntil: number | null }> {
       const key = generateApiKey(KEY_PREFIX);
-      const now = clock.now();
-      const previousValidUntil = now + before.keyGraceSeconds * 1000;
-      await rotateSystemKey(db, identifier, hashApiKey(key), previousValidUntil, now);
-      return { key, previousValidUntil: before.hasKey ? previousValidUntil : null };
+      return db.transaction().execute(async (trx) => {
+        const row = await lockSystem(trx, identifier);
+        if (row === undefined) throw notFound(`system "${identifier}"`);
+        const now = clock.now();
+        // An end of grace not swept yet is recorded before the rotation overwrites its instant.
+        await recordSystemKeyTimeEvents(
+          trx,
+          {
+            identifier,
+            previous_key_hash: row.previousKeyHash,
+            previous_valid_until: row.previousValidUntil,
+          },
+          now,
+        );
+        const previousValidUntil = now + row.keyGraceSeconds * 1000;
+        await rotateSystemKey(trx, identifier, hashApiKey(key), previousValidUntil, now);
+        if (!row.hasKey) {
+          await audit(trx, identifier, 'issued', { now, actor });
+          return { key, previousValidUntil: null };
+        }
+        await audit(
+          trx,
+          identifier,
+          'rotated',
+          { now, actor },
+          {
+            previous_valid_until: wireTime(previousValidUntil),
+            // The previous key of an earlier rotation, still within its grace, ends at once.
+            older_previous_ended:
+              row.previousKeyHash !== null && row.previousValidUntil !== null && now < row.previousValidUntil,
+          },
+        );
+        return { key, previousValidUntil };
+      });
     },
 
     /** Ends the previous key at once (a leak). */
-    async stopPreviousKey(identifier: string): Promise<{ stopped: boolean; system: PartnerSystem }> {
-      await get(identifier);
-      const stopped = await stopPreviousKey(db, identifier, clock.now());
-      return { stopped, system: await get(identifier) };
+    async stopPreviousKey(
+      identifier: string,
+      actor: Actor,
+    ): Promise<{ stopped: boolean; system: PartnerSystem }> {
+      return db.transaction().execute(async (trx) => {
+        const row = await lockSystem(trx, identifier);
+        if (row === undefined) throw notFound(`system "${identifier}"`);
+        const now = clock.now();
+        await recordSystemKeyTimeEvents(
+          trx,
+          {
+            identifier,
+            previous_key_hash: row.previousKeyHash,
+            previous_valid_until: row.previousValidUntil,
+          },
+          now,
+        );
+        const stopped = await stopPreviousKey(trx, identifier, now);
+        if (stopped) {
+          await audit(
+            trx,
+            identifier,
+            'previous_stopped',
+            { now, actor },
+            {
+              // Whether the previous key still worked (within its grace) when it was stopped.
+              was_in_grace: row.previousValidUntil !== null && now < row.previousValidUntil,
+            },
+          );
+        }
+        return { stopped, system: await get(identifier, trx) };
+      });
     },
   };
 }

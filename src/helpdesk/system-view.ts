@@ -18,6 +18,8 @@ const systemExample = {
   released_category_ids: [11],
   has_key: true,
   previous_key_valid_until: null,
+  key_last_used_at: '2026-11-20T11:58:00Z',
+  previous_key_last_used_at: null,
   created_at: '2026-11-01T12:00:00Z',
   updated_at: '2026-11-20T12:00:00Z',
 };
@@ -37,6 +39,10 @@ export const systemBody = z
     has_key: z.boolean(),
     /** When the previous key of a rotation stops; null when there is none. */
     previous_key_valid_until: wireTimeText.nullable(),
+    /** Last accepted call with the current key, to about a minute; null: never. */
+    key_last_used_at: wireTimeText.nullable(),
+    /** Last accepted call with the previous key of a rotation; null: never, or none. */
+    previous_key_last_used_at: wireTimeText.nullable(),
     created_at: wireTimeText,
     updated_at: wireTimeText,
   })
@@ -71,6 +77,9 @@ export function systemView(system: PartnerSystem): z.infer<typeof systemBody> {
     released_category_ids: system.releasedCategoryIds,
     has_key: system.hasKey,
     previous_key_valid_until: system.previousValidUntil === null ? null : wireTime(system.previousValidUntil),
+    key_last_used_at: system.keyLastUsedAt === null ? null : wireTime(system.keyLastUsedAt),
+    previous_key_last_used_at:
+      system.previousKeyLastUsedAt === null ? null : wireTime(system.previousKeyLastUsedAt),
     created_at: wireTime(system.createdAt),
     updated_at: wireTime(system.updatedAt),
   };

@@ -95,7 +95,8 @@ export async function authenticateKey(call: TicketCall): Promise<Problem | undef
   };
   const token = presentedBearerToken(call.request);
   if (token === null || !hasKeyShape(token, KEY_PREFIX)) return refuse(true);
-  const system = await findSystemByKeyHash(call.deps.db, hashApiKey(token));
+  const keyHash = hashApiKey(token);
+  const system = await findSystemByKeyHash(call.deps.db, keyHash);
   if (system === undefined) return refuse(true);
   if (!keyMatches(token, system.currentKeyHash)) {
     // The previous key of a rotation: valid during the grace period, then a 401 that does not count.
@@ -106,6 +107,8 @@ export async function authenticateKey(call: TicketCall): Promise<Problem | undef
   // A known key on another system's webhook (or an unknown identifier) does not count either.
   if (call.pathSystem !== undefined && call.pathSystem !== system.identifier) return refuse(false);
   call.system = system;
+  // Its last use: a mark in memory, written later by the flush (src/audit/key-use.ts).
+  call.deps.keyUse.mark('system', system.identifier, keyHash, call.now);
   return undefined;
 }
 

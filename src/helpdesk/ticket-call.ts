@@ -1,3 +1,4 @@
+import type { KeyUse } from '../audit/key-use.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { Problem } from '../errors/problem.js';
@@ -24,6 +25,8 @@ export interface TicketApiDeps {
   tickets: TicketService;
   /** The ticket options a system sees. */
   catalog: Pick<CatalogService, 'ticketOptions'>;
+  /** Where an accepted key's use is marked (in memory; flushed about once a minute). */
+  keyUse: Pick<KeyUse, 'mark'>;
 }
 
 /** A route of the ticket API (helpdesk-ticket-api.md, the table of operations). */

@@ -113,6 +113,7 @@ function adminOperation(route: AdminRoute, components: SchemaComponents): Json {
 
 function tagOf(path: string): string {
   if (path.startsWith('/admin/v1/helpdesk/')) return 'Help desk';
+  if (path.startsWith('/admin/v1/audit/') || path.endsWith('/audit')) return 'Key audit';
   if (path.startsWith('/admin/v1/pos/')) return 'Point of sale';
   return 'Service';
 }
@@ -155,6 +156,11 @@ export function adminDocument(routes: readonly AdminRoute[]): Json {
           description: 'The catalog, partner systems and their keys, tickets, the maintenance switch.',
         },
         { name: 'Point of sale', description: 'Merchants’ accounts, places, events, receipts and API keys.' },
+        {
+          name: 'Key audit',
+          description:
+            'Who issued, rotated, paused, reactivated, revoked or edited which key, when and from where; expiries and ends of grace. Send `X-Admin-Client: cli` from the CLI: the trail then names the channel `cli`.',
+        },
       ],
     },
     paths,

@@ -6,6 +6,8 @@ import { MAX_ACTIVE_KEYS } from '../pos/merchant-key-service.js';
 import type { PosKey } from '../pos/merchant-key.js';
 import { MAX_VALIDITY_MONTHS, today } from '../pos/merchant-key-validity.js';
 import { PASSWORD_MAX, PASSWORD_MIN, type MerchantUser } from '../pos/merchant-user-service.js';
+import type { Actor } from '../audit/actor.js';
+import type { KeyEventName } from '../audit/key-audit-repository.js';
 import type { Services } from '../services.js';
 import { formatCount, formatDayText, formatInstant, formatMoneyText, formatShare } from '../web/format.js';
 import { html, raw, type SafeHtml } from '../web/html.js';
@@ -37,7 +39,15 @@ export const PANEL_PREFIX = '/panel';
 export interface PanelDeps {
   services: Pick<
     Services,
-    'db' | 'clock' | 'rateLimits' | 'merchantKeys' | 'merchantUsers' | 'posData' | 'sales' | 'config'
+    | 'db'
+    | 'clock'
+    | 'rateLimits'
+    | 'merchantKeys'
+    | 'merchantUsers'
+    | 'posData'
+    | 'sales'
+    | 'config'
+    | 'keyAudit'
   >;
   /** Sign-in attempts per e-mail and per IP (tests shorten them). */
   signInLimits?: SignInLimits;
@@ -600,6 +610,47 @@ function permissionsText(t: T, key: PosKey): string {
 }
 
 /** The form's values as the key service's input: a single checkbox arrives as text, several as a list. */
+/** The audit trail's actor of a panel action: the signed-in merchant user, channel `panel`. */
+function actorOf(ctx: { user: MerchantUser }, request: FastifyRequest): Actor {
+  return {
+    role: 'merchant_user',
+    userId: ctx.user.id,
+    displayName: ctx.user.name,
+    channel: 'panel',
+    ip: request.ip,
+  };
+}
+
+/** The message of each audit event, as the key's history shows it. */
+const EVENT_MESSAGES: Readonly<Record<KeyEventName, PanelMessage>> = {
+  issued: 'evIssued',
+  rotated: 'evRotated',
+  previous_stopped: 'evPreviousStopped',
+  paused: 'evPaused',
+  reactivated: 'evReactivated',
+  revoked: 'evRevoked',
+  edited: 'evEdited',
+  expired: 'evExpired',
+  grace_ended: 'evGraceEnded',
+};
+
+/** Who acted, for a merchant: a panel user by name; the platform's people by role (never a token). */
+function actorText(t: T, actor: Actor): string {
+  if (actor.role === 'merchant_user') return actor.displayName ?? t('notRecorded');
+  const role = {
+    operator: t('actorOperator'),
+    support: t('actorSupport'),
+    staff: t('actorStaff'),
+    system: t('actorSystem'),
+  }[actor.role];
+  return actor.channel === 'cli' ? `${role} (${t('viaCli')})` : role;
+}
+
+/** A key text's last accepted use (kept about once a minute), or that it was never used. */
+function lastUseText(t: T, at: number | null, locale: Locale): string {
+  return at === null ? t('neverUsed') : `${formatInstant(at, locale)} (UTC-03:00)`;
+}
+
 /** A form field as text: a field sent twice (an array) or not at all is empty. */
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
@@ -636,7 +687,7 @@ function registerKeyPages(
   },
 ): void {
   const { services, send, signedIn, redirect, csrf } = deps;
-  const { merchantKeys, posData, clock, config } = services;
+  const { merchantKeys, posData, clock, config, keyAudit } = services;
   const keyUrl = (id: string, tail = '') => `${PANEL_PREFIX}/keys/${encodeURIComponent(id)}${tail}`;
 
   const keyForm = async (
@@ -793,6 +844,13 @@ function registerKeyPages(
     const left = MAX_ACTIVE_KEYS - active;
     const t = ctx.t;
     const placeText = (key: PosKey) => (key.places === 'all' ? t('allPlaces') : key.places.join(', '));
+    // Who created each key: the trail's `issued` events of the account (newest first, one page).
+    const issued = await keyAudit.ofAccount(ctx.user.accountId, { event: ['issued'], limit: 200 });
+    const creators = new Map(issued.events.map((event) => [event.keyId, event.actor]));
+    const creatorText = (id: string) => {
+      const actor = creators.get(id);
+      return actor === undefined ? t('notRecorded') : actorText(t, actor);
+    };
     const body = html` <p class="crumbs">${t('keysBreadcrumb')}</p>
       <h1>${t('keysTitle')}</h1>
       <p>${t('keysIntro')}</p>
@@ -824,8 +882,8 @@ function registerKeyPages(
                         <td data-label="${t('colPlaces')}">${placeText(key)}</td>
                         <td data-label="${t('colValidity')}">${formatInstant(key.expiresAt, ctx.locale)}</td>
                         <td data-label="${t('colState')}">${stateText(t, key, ctx.locale)}</td>
-                        <td data-label="${t('colLastUse')}">${t('notRecorded')}</td>
-                        <td data-label="${t('colCreatedBy')}">${t('notRecorded')}</td>
+                        <td data-label="${t('colLastUse')}">${lastUseText(t, key.lastUsedAt, ctx.locale)}</td>
+                        <td data-label="${t('colCreatedBy')}">${creatorText(key.id)}</td>
                       </tr>`,
                   )}
                 </tbody>
@@ -899,8 +957,7 @@ ${key}</textarea>
     });
     if (!parsed.success) return again(zodErrors(parsed.error.issues));
     try {
-      // The actor (the merchant user, channel panel) joins this call once the audit trail is in.
-      const created = await merchantKeys.create(ctx.user.accountId, parsed.data);
+      const created = await merchantKeys.create(ctx.user.accountId, parsed.data, actorOf(ctx, request));
       return await send(
         request,
         reply,
@@ -928,6 +985,9 @@ ${key}</textarea>
     const key = await keyOf(ctx, request.params.id);
     const t = ctx.t;
     const live = key.state !== 'revoked';
+    // The key's history from the audit trail, newest first (the latest 50 events).
+    const history = (await keyAudit.ofMerchantKey(ctx.user.accountId, key.id, { limit: 50 })).events;
+    const created = history.find((event) => event.event === 'issued');
     const action = (path: string, label: string, cls = 'secondary') =>
       html`<form method="post" action="${keyUrl(key.id, path)}" class="inline">
         ${csrfField(ctx.csrf)}<button type="submit" class="${cls}">${label}</button>
@@ -945,7 +1005,15 @@ ${key}</textarea>
           <dt>${t('colValidity')}</dt>
           <dd>${formatInstant(key.expiresAt, ctx.locale)} (UTC-03:00)</dd>
           <dt>${t('colLastUse')}</dt>
-          <dd>${t('notRecorded')}</dd>
+          <dd>${lastUseText(t, key.lastUsedAt, ctx.locale)}</dd>
+          ${
+            key.previousValidUntil === null
+              ? ''
+              : html`<dt>${t('previousLastUse')}</dt>
+                  <dd>${lastUseText(t, key.previousKeyLastUsedAt, ctx.locale)}</dd>`
+          }
+          <dt>${t('colCreatedBy')}</dt>
+          <dd>${created === undefined ? t('notRecorded') : actorText(t, created.actor)}</dd>
         </dl>
         ${
           live
@@ -959,7 +1027,33 @@ ${key}</textarea>
         }
       </div>
       <h2>${t('history')}</h2>
-      <p>${t('historyPending')}</p>
+      ${
+        history.length === 0
+          ? html`<p>${t('historyEmpty')}</p>`
+          : html`<div class="table-wrap">
+              <table class="stack" id="history">
+                <thead>
+                  <tr>
+                    <th scope="col">${t('historyWhen')}</th>
+                    <th scope="col">${t('historyWhat')}</th>
+                    <th scope="col">${t('historyWho')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${history.map(
+                    (event) =>
+                      html`<tr data-event="${event.event}">
+                        <td data-label="${t('historyWhen')}">
+                          ${formatInstant(event.occurredAt, ctx.locale)}
+                        </td>
+                        <td data-label="${t('historyWhat')}">${t(EVENT_MESSAGES[event.event])}</td>
+                        <td data-label="${t('historyWho')}">${actorText(t, event.actor)}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
       <p><a href="${PANEL_PREFIX}/keys">${t('backToKeys')}</a></p>`;
     return send(request, reply, ctx, t('keyTitle', { name: key.name }), body);
   });
@@ -1011,7 +1105,12 @@ ${key}</textarea>
       });
       if (!parsed.success) return again(zodErrors(parsed.error.issues));
       try {
-        const edited = await merchantKeys.edit(ctx.user.accountId, key.id, parsed.data);
+        const edited = await merchantKeys.edit(
+          ctx.user.accountId,
+          key.id,
+          parsed.data,
+          actorOf(ctx, request),
+        );
         request.session.set('flash', ctx.t('edited', { name: edited.name }));
         return await redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
       } catch (error) {
@@ -1051,9 +1150,12 @@ ${key}</textarea>
       const ctx = await signedIn(request, reply);
       if (ctx === null) return reply;
       const key = await keyOf(ctx, request.params.id);
-      const rotation = await merchantKeys.rotate(ctx.user.accountId, key.id, {
-        invalidate_current: request.body.invalidate_current === 'true',
-      });
+      const rotation = await merchantKeys.rotate(
+        ctx.user.accountId,
+        key.id,
+        { invalidate_current: request.body.invalidate_current === 'true' },
+        actorOf(ctx, request),
+      );
       const extra =
         rotation.previousValidUntil === null
           ? html`<p>${ctx.t('previousEnded')}</p>`
@@ -1080,7 +1182,7 @@ ${key}</textarea>
       async (request, reply) => {
         const ctx = await signedIn(request, reply);
         if (ctx === null) return reply;
-        const key = await merchantKeys[change](ctx.user.accountId, request.params.id);
+        const key = await merchantKeys[change](ctx.user.accountId, request.params.id, actorOf(ctx, request));
         request.session.set('flash', ctx.t(done, { name: key.name }));
         return redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
       },
@@ -1106,7 +1208,7 @@ ${key}</textarea>
   panel.post<{ Params: { id: string } }>('/keys/:id/revoke', { preHandler: csrf }, async (request, reply) => {
     const ctx = await signedIn(request, reply);
     if (ctx === null) return reply;
-    const key = await merchantKeys.revoke(ctx.user.accountId, request.params.id);
+    const key = await merchantKeys.revoke(ctx.user.accountId, request.params.id, actorOf(ctx, request));
     request.session.set('flash', ctx.t('revoked', { name: key.name }));
     return redirect(reply, '/keys');
   });

@@ -1,3 +1,4 @@
+import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { MerchantKeyService } from './merchant-key-service.js';
@@ -133,10 +134,14 @@ export async function seedPosDemo(
     .transaction()
     .execute((trx) => writeReceipts(trx, DEMO_ACCOUNT, receipts, now, { buckets: 'rebuild' }));
 
-  const created = await merchantKeys.create(DEMO_ACCOUNT, {
-    name: 'Demo integration',
-    permissions: ['sale-by-payment-method.view', 'event.view'],
-    places: 'all',
-  });
+  const created = await merchantKeys.create(
+    DEMO_ACCOUNT,
+    {
+      name: 'Demo integration',
+      permissions: ['sale-by-payment-method.view', 'event.view'],
+      places: 'all',
+    },
+    SERVICE_ACTOR,
+  );
   return { key: created.key };
 }

@@ -15,6 +15,8 @@ export interface KeyVerification {
    * current and the previous key of a rotation each have their own (pos-data-api.md, Limits).
    */
   bucket?: string;
+  /** The hash of the key text that passed (current or previous), to mark its last use. */
+  keyHash?: string;
 }
 
 /** Verifies the key text of `Authorization: Bearer` (null when absent or not of that shape) at `now`. */
@@ -32,5 +34,10 @@ export async function verifyMerchantKey(
   });
   if (!outcome.ok || found === undefined) return { outcome };
   const hash = found.matched === 'previous' ? found.key.previous_key_hash : found.key.current_key_hash;
-  return { outcome, key: found.key, bucket: `${found.key.id}:${(hash ?? '').slice(0, 16)}` };
+  return {
+    outcome,
+    key: found.key,
+    bucket: `${found.key.id}:${(hash ?? '').slice(0, 16)}`,
+    ...(hash === null ? {} : { keyHash: hash }),
+  };
 }

@@ -1,3 +1,5 @@
+import type { Actor } from '../audit/actor.js';
+import { onceKeyOf, recordKeyEvent, type KeyEventName } from '../audit/key-audit-repository.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
@@ -14,12 +16,14 @@ import {
   type PosKeyUpdate,
 } from './key-repository.js';
 import { isExpired, previousInGrace } from './key-state.js';
+import { recordMerchantKeyTimeEvents } from './key-time-events.js';
 import { verifyMerchantKey } from './key-verification.js';
 import { toPosKey, type PosKey } from './merchant-key.js';
 import type { KeyCreateInput, KeyEditInput, KeyListInput, KeyRotateInput } from './merchant-key-input.js';
 import { queueKeyNotice, wideningOf } from './merchant-key-mail.js';
 import { expiryOf } from './merchant-key-validity.js';
 import { conflict, invalidInput, notFound } from '../errors/refusals.js';
+import { wireTime } from '../lib/wire-time.js';
 
 // Merchants' API keys (admin-api.md, Point of sale; pos-data-api.md, States and transitions and
 // Authentication): the service the admin API, a CLI or a panel call. Bad input is refused before anything
@@ -34,7 +38,26 @@ function credentialId(): string {
   return randomAlphanumeric(CREDENTIAL_ID_LENGTH);
 }
 
-/** The merchants' keys service. Methods throw a Problem for input they refuse. */
+/** The fields an edit changed, each with its value before and after (instants as wire text). */
+function editedFields(
+  row: PosKeyRecord,
+  values: PosKeyUpdate,
+): Record<string, { before: unknown; after: unknown }> {
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  for (const field of ['name', 'permissions', 'places', 'expires_at'] as const) {
+    const after = values[field];
+    if (after === undefined) continue;
+    const before = row[field];
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    changes[field] =
+      field === 'expires_at'
+        ? { before: wireTime(before as number), after: wireTime(after as number) }
+        : { before, after };
+  }
+  return changes;
+}
+
+/** The merchants' keys service. Methods throw a Problem for input they refuse; changes take an actor. */
 export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationGraceSeconds: number }) {
   const { db, clock, rotationGraceSeconds } = deps;
 
@@ -81,18 +104,61 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
     }
   }
 
-  /** Runs a state change on a key that is not revoked, and returns the key afterwards. */
+  /**
+   * Records a lifecycle event of the key in the transaction of its change (README, Audit trail). A grace
+   * ended at once by the change (`graceEndedAt`) is marked on the event, so the sweeper does not record
+   * it a second time as a `grace_ended` of its own.
+   */
+  async function audit(
+    trx: Db,
+    key: { accountId: string; id: string; now: number; actor: Actor },
+    event: KeyEventName,
+    details: Record<string, unknown> = {},
+    graceEndedAt?: number,
+  ): Promise<void> {
+    const { accountId, id } = key;
+    await recordKeyEvent(trx, {
+      kind: 'merchant',
+      ownerId: accountId,
+      keyId: id,
+      event,
+      occurredAt: key.now,
+      actor: key.actor,
+      details,
+      ...(graceEndedAt === undefined
+        ? {}
+        : { onceKey: onceKeyOf('grace_ended', 'merchant', accountId, id, graceEndedAt) }),
+    });
+  }
+
+  /**
+   * Runs a state change on a key that is not revoked, records its event when the state changed, and
+   * returns the key afterwards.
+   */
   async function change(
     accountId: string,
     id: string,
     values: (row: PosKeyRecord, now: number) => PosKeyUpdate,
     action: string,
+    event: { name: KeyEventName; actor: Actor; changed: (row: PosKeyRecord) => boolean },
   ): Promise<PosKey> {
     return db.transaction().execute(async (trx) => {
       const row = await requireKey(trx, accountId, id);
       if (row.revoked_at !== null) throw conflict(`Key "${id}" is revoked for ever; it cannot be ${action}.`);
       const now = clock.now();
-      await updateKey(trx, accountId, id, { ...values(row, now), updated_at: now });
+      await recordMerchantKeyTimeEvents(trx, row, now);
+      const update = values(row, now);
+      await updateKey(trx, accountId, id, { ...update, updated_at: now });
+      if (event.changed(row)) {
+        const ended = update.previous_valid_until === now;
+        await audit(
+          trx,
+          { accountId, id, now, actor: event.actor },
+          event.name,
+          ended ? { previous_key_ended: true } : {},
+          ended ? now : undefined,
+        );
+      }
       return toPosKey(await requireKey(trx, accountId, id), now);
     });
   }
@@ -102,6 +168,7 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
     async create(
       accountId: string,
       input: KeyCreateInput,
+      actor: Actor,
     ): Promise<{ id: string; key: string; expiresAt: number }> {
       const now = clock.now();
       const expiresAt = expiryOf(input.expires_on, now);
@@ -130,6 +197,12 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
         const access = { permissions: input.permissions, places: input.places, expires_at: expiresAt };
         const notice = { kind: 'created', access } as const;
         await queueKeyNotice(trx, { accountId, key: { id, name: input.name }, notice, now });
+        await audit(trx, { accountId, id, now, actor }, 'issued', {
+          name: input.name,
+          permissions: input.permissions,
+          places: input.places,
+          expires_at: wireTime(expiresAt),
+        });
         return { id, key, expiresAt };
       });
     },
@@ -156,7 +229,7 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
      * creation, or the operator's exact `expires_at`, which may be past). A revoked key cannot be
      * edited; an expired key brought back to life must fit in the limit of active keys.
      */
-    async edit(accountId: string, id: string, input: KeyEditInput): Promise<PosKey> {
+    async edit(accountId: string, id: string, input: KeyEditInput, actor: Actor): Promise<PosKey> {
       const now = clock.now();
       const expiresAt =
         input.expires_at !== undefined
@@ -167,6 +240,7 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
       return db.transaction().execute(async (trx) => {
         const row = await requireKey(trx, accountId, id);
         if (row.revoked_at !== null) throw conflict(`Key "${id}" is revoked for ever; it cannot be edited.`);
+        await recordMerchantKeyTimeEvents(trx, row, now);
         if (input.places !== undefined) await checkPlaces(trx, accountId, input.places);
         if (expiresAt !== undefined && isExpired(row, now) && !isExpired({ expires_at: expiresAt }, now)) {
           await checkActiveLimit(trx, accountId, now, id);
@@ -184,6 +258,9 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
         // Only an edit that widens the key's access tells the merchant (pos-data-api.md, States).
         const notice = { kind: 'widened', widenings: wideningOf(row, edited) } as const;
         await queueKeyNotice(trx, { accountId, key: { id, name: edited.name }, notice, now });
+        const changes = editedFields(row, values);
+        if (Object.keys(changes).length > 0)
+          await audit(trx, { accountId, id, now, actor }, 'edited', { changes });
         return toPosKey(edited, now);
       });
     },
@@ -199,6 +276,7 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
       accountId: string,
       id: string,
       input: KeyRotateInput,
+      actor: Actor,
     ): Promise<{ key: string; previousValidUntil: number | null }> {
       const now = clock.now();
       const key = generateApiKey(POS_KEY_PREFIX);
@@ -209,6 +287,7 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
           throw conflict(
             `Key "${id}" has expired; extend its validity (PATCH expires_on) before rotating it.`,
           );
+        await recordMerchantKeyTimeEvents(trx, row, now);
         const endsAtOnce = input.invalidate_current || row.paused === 1;
         const until = endsAtOnce ? now : now + rotationGraceSeconds * 1000;
         const updated = await updateKey(
@@ -220,11 +299,20 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
             previous_key_hash: row.current_key_hash,
             previous_valid_until: until,
             replaced_key_hash: input.invalidate_current ? row.previous_key_hash : null,
+            current_key_last_used_at: null,
+            previous_key_last_used_at: row.current_key_last_used_at,
             updated_at: now,
           },
           row.current_key_hash,
         );
         if (!updated) throw conflict(`Key "${id}" was rotated meanwhile; list the keys and try again.`);
+        const details = {
+          invalidate_current: input.invalidate_current,
+          previous_valid_until: endsAtOnce ? null : wireTime(until),
+          // The previous key of an earlier rotation, still within its grace, ends at once.
+          older_previous_ended: previousInGrace(row, now),
+        };
+        await audit(trx, { accountId, id, now, actor }, 'rotated', details, endsAtOnce ? now : undefined);
         const notice = { kind: 'rotated', previousValidUntil: endsAtOnce ? null : until } as const;
         await queueKeyNotice(trx, { accountId, key: { id, name: row.name }, notice, now });
         return endsAtOnce ? null : until;
@@ -233,7 +321,7 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
     },
 
     /** Pauses the key; a previous key within its grace is ended for good (it stays `replaced`). */
-    pause: (accountId: string, id: string) =>
+    pause: (accountId: string, id: string, actor: Actor) =>
       change(
         accountId,
         id,
@@ -242,19 +330,28 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
           ...(previousInGrace(row, now) ? { previous_valid_until: now } : {}),
         }),
         'paused',
+        { name: 'paused', actor, changed: (row) => row.paused === 0 },
       ),
 
     /** The same key works again (an ended previous key does not come back). */
-    reactivate: (accountId: string, id: string) =>
-      change(accountId, id, () => ({ paused: 0 }), 'reactivated'),
+    reactivate: (accountId: string, id: string, actor: Actor) =>
+      change(accountId, id, () => ({ paused: 0 }), 'reactivated', {
+        name: 'reactivated',
+        actor,
+        changed: (row) => row.paused === 1,
+      }),
 
     /** Revokes the key for ever, its previous key too. Revoking a revoked key changes nothing. */
-    async revoke(accountId: string, id: string): Promise<PosKey> {
+    async revoke(accountId: string, id: string, actor: Actor): Promise<PosKey> {
       return db.transaction().execute(async (trx) => {
         const row = await requireKey(trx, accountId, id);
         const now = clock.now();
         if (row.revoked_at === null) {
+          await recordMerchantKeyTimeEvents(trx, row, now);
           await updateKey(trx, accountId, id, { revoked_at: now, updated_at: now });
+          await audit(trx, { accountId, id, now, actor }, 'revoked', {
+            previous_key_ended: previousInGrace(row, now),
+          });
         }
         return toPosKey(await requireKey(trx, accountId, id), now);
       });

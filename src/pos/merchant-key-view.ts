@@ -20,6 +20,10 @@ export const posKeyBody = z
     revoked_at: wireTimeText.nullable(),
     /** When the previous key of a rotation stops, while it still works; null otherwise. */
     previous_key_valid_until: wireTimeText.nullable(),
+    /** Last accepted call with the current key, to about a minute; null: never. */
+    last_used_at: wireTimeText.nullable(),
+    /** Last accepted call with the previous key of a rotation; null: never, or none. */
+    previous_key_last_used_at: wireTimeText.nullable(),
     created_at: wireTimeText,
     updated_at: wireTimeText,
   })
@@ -37,6 +41,8 @@ export const posKeyBody = z
         paused: false,
         revoked_at: null,
         previous_key_valid_until: null,
+        last_used_at: '2026-11-20T11:58:00Z',
+        previous_key_last_used_at: null,
         created_at: '2026-11-01T12:00:00Z',
         updated_at: '2026-11-20T12:00:00Z',
       },
@@ -75,6 +81,9 @@ export function posKeyView(key: PosKey): z.infer<typeof posKeyBody> {
     paused: key.paused,
     revoked_at: key.revokedAt === null ? null : wireTime(key.revokedAt),
     previous_key_valid_until: key.previousValidUntil === null ? null : wireTime(key.previousValidUntil),
+    last_used_at: key.lastUsedAt === null ? null : wireTime(key.lastUsedAt),
+    previous_key_last_used_at:
+      key.previousKeyLastUsedAt === null ? null : wireTime(key.previousKeyLastUsedAt),
     created_at: wireTime(key.createdAt),
     updated_at: wireTime(key.updatedAt),
   };

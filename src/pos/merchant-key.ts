@@ -22,6 +22,10 @@ export interface PosKey {
   revokedAt: number | null;
   /** When the previous key of a rotation stops, while it still works; null otherwise. */
   previousValidUntil: number | null;
+  /** Last accepted use of the current key text (ms), flushed about once a minute; null: never. */
+  lastUsedAt: number | null;
+  /** Last accepted use of the previous key text of a rotation (ms); null: never, or none. */
+  previousKeyLastUsedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -47,6 +51,8 @@ export function toPosKey(row: PosKeyRecord, now: number): PosKey {
     paused: row.paused === 1,
     revokedAt: row.revoked_at,
     previousValidUntil: row.previous_key_hash !== null && previous.ok ? previous.supersededUntil : null,
+    lastUsedAt: row.current_key_last_used_at,
+    previousKeyLastUsedAt: row.previous_key_hash === null ? null : row.previous_key_last_used_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -87,7 +87,11 @@ export async function guardUnauthenticatedCalls(call: PosCall): Promise<Problem 
  * A previous key of a rotation passes, and every later response carries `Deprecation` and `Sunset`.
  */
 export async function authenticateKey(call: PosCall): Promise<Problem | undefined> {
-  const { outcome, key, bucket } = await verifyMerchantKey(call.deps.db, call.keyText ?? null, call.now);
+  const { outcome, key, bucket, keyHash } = await verifyMerchantKey(
+    call.deps.db,
+    call.keyText ?? null,
+    call.now,
+  );
   await call.keyCheck?.end(!outcome.ok && outcome.countsTowardIpBlock);
   if (!outcome.ok) {
     return Problem.of('invalid_token', outcome.reason === null ? {} : { reason: outcome.reason }, {
@@ -95,6 +99,9 @@ export async function authenticateKey(call: PosCall): Promise<Problem | undefine
     });
   }
   call.key = key;
+  // Its last use: a mark in memory, written later by the flush (src/audit/key-use.ts).
+  if (key !== undefined && keyHash !== undefined)
+    call.deps.keyUse.mark('merchant', key.id, keyHash, call.now);
   if (outcome.superseded && outcome.supersededUntil !== null) {
     call.reply.headers({ deprecation: 'true', sunset: new Date(outcome.supersededUntil).toUTCString() });
   }

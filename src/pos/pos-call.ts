@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KeyUse } from '../audit/key-use.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { Problem } from '../errors/problem.js';
@@ -30,6 +31,8 @@ export interface PosApiDeps {
   /** Signs the events cursor. */
   cursorSecret: string;
   eventsQueryTimeoutMs: number;
+  /** Where an accepted key's use is marked (in memory; flushed about once a minute). */
+  keyUse: Pick<KeyUse, 'mark'>;
 }
 
 /** A route of the POS API (pos-data-api.md, the routes in service and the planned routes). */

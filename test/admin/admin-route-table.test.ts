@@ -213,6 +213,12 @@ describeEachDialect('admin route table against the admin listener', (dialect) =>
     await run({ method: 'POST', url: `${keyUrl}/reactivate` });
     await run({ method: 'POST', url: `${keyUrl}/revoke` });
 
+    // The key audit trail.
+    await run({ method: 'GET', url: '/admin/v1/audit/keys?kind=merchant&limit=2' });
+    await run({ method: 'GET', url: '/admin/v1/helpdesk/systems/alpha/audit' });
+    await run({ method: 'GET', url: `${account}/audit` });
+    await run({ method: 'GET', url: `${keyUrl}/audit?event=rotated,revoked` });
+
     // The document of this table (its own operation is in it too).
     const document = bodyOf(await run({ method: 'GET', url: '/admin/v1/openapi.json' }));
     expect(Object.keys(document.paths as object)).toContain('/admin/v1/openapi.json');

@@ -107,6 +107,8 @@ const kinds: PutKind[] = [
       released_category_ids: [],
       has_key: false,
       previous_key_valid_until: null,
+      key_last_used_at: null,
+      previous_key_last_used_at: null,
     },
     prepare: async (t) => {
       await catalogBasics(t);

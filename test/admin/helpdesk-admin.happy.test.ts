@@ -114,6 +114,8 @@ describeEachDialect('admin API, help desk', (dialect) => {
         released_category_ids: [],
         has_key: false,
         previous_key_valid_until: null,
+        key_last_used_at: null,
+        previous_key_last_used_at: null,
       });
       expect(body.created_at).toMatch(ISO_SECONDS);
       expect(body.updated_at).toMatch(ISO_SECONDS);
@@ -221,6 +223,8 @@ describeEachDialect('admin API, help desk', (dialect) => {
         identifier: 'alpha',
         has_key: true,
         previous_key_valid_until: null,
+        key_last_used_at: null,
+        previous_key_last_used_at: null,
       });
       expect((await getOptions(t, old)).statusCode).toBe(401);
       expect((await getOptions(t, current)).statusCode).toBe(200);

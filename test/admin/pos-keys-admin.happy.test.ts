@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { createMerchantKeyService } from '../../src/pos/merchant-key-service.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { bodyOf } from '../expect-http.js';
@@ -44,6 +45,8 @@ describeEachDialect('admin API, merchants’ API keys', (dialect) => {
         paused: false,
         revoked_at: null,
         previous_key_valid_until: null,
+        last_used_at: null,
+        previous_key_last_used_at: null,
         created_at: '2026-11-20T12:00:00Z',
         updated_at: '2026-11-20T12:00:00Z',
       });
@@ -237,7 +240,12 @@ describeEachDialect('admin API, merchants’ API keys', (dialect) => {
       await seedAccounts(t);
       const service = createMerchantKeyService({ db: t.db, clock: t.clock, rotationGraceSeconds: 60 });
       const created = await createKey(t);
-      const rotated = await service.rotate('acme', String(created.id), { invalidate_current: false });
+      const rotated = await service.rotate(
+        'acme',
+        String(created.id),
+        { invalidate_current: false },
+        SERVICE_ACTOR,
+      );
       expect(rotated.previousValidUntil).toBe(t.clock.now() + 60_000);
       t.clock.advance(59_999);
       expect((await outcome(t, created.key)).ok).toBe(true);

@@ -266,6 +266,34 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     expect(again.stderr).toMatch(/409 Conflict: .*\(code conflict\)/);
     const nothing = await cli('keys', 'edit', 'keyacct', id);
     expect(nothing.code).toBe(2);
+
+    // The trail of those actions, newest first, each through the CLI (README, Audit trail and last use).
+    const trail = await cli('audit', '--account', 'keyacct', '--key', id, '--json');
+    expect(trail.code, trail.stderr).toBe(0);
+    const events = trail.json<{ data: { event: string; actor: { role: string; channel: string } }[] }>();
+    expect(events.data.map((event) => event.event)).toEqual([
+      'revoked',
+      'reactivated',
+      'paused',
+      'rotated',
+      'rotated',
+      'edited',
+      'issued',
+    ]);
+    expect(events.data.every((event) => event.actor.role === 'operator')).toBe(true);
+    expect(events.data.every((event) => event.actor.channel === 'cli')).toBe(true);
+    expect(trail.stdout).not.toContain(key);
+    const firstPage = await cli('audit', '--account', 'keyacct', '--limit', '2');
+    expect(firstPage.code).toBe(0);
+    expect(firstPage.stdout).toMatch(/revoked .* operator +cli/);
+    const cursor = /more: --cursor (\S+)/.exec(firstPage.stderr)?.[1];
+    expect(cursor).toBeDefined();
+    const next = (
+      await cli('audit', '--account', 'keyacct', '--limit', '2', '--cursor', cursor ?? '', '--json')
+    ).json<{ data: { event: string }[] }>();
+    expect(next.data.map((event) => event.event)).toEqual(['paused', 'rotated']);
+    expect((await cli('audit', '--key', id)).code).toBe(2); // --key needs --account
+    expect((await cli('audit', '--account', 'nope')).code).toBe(1); // 404
   });
 
   it('users: invite a person to the merchant panel, list them; the same address again once accepted is 409', async () => {

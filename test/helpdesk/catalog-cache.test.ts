@@ -21,6 +21,8 @@ const system: PartnerSystem = {
   releasedCategoryIds: [],
   hasKey: true,
   previousValidUntil: null,
+  keyLastUsedAt: null,
+  previousKeyLastUsedAt: null,
   createdAt: 0,
   updatedAt: 0,
 };

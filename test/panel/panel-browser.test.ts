@@ -1,3 +1,4 @@
+import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -213,6 +214,14 @@ describe.skipIf(!existsSync(chromiumPath))(
         expect(((await paused.json()) as { reason?: string }).reason).toBe('paused');
         await page.getByRole('button', { name: 'Reativar' }).click();
         expect((await api(key, '/ping')).status).toBe(200);
+        // The key's history from the audit trail, with the user who acted; its last use once flushed.
+        await t!.services.keyUse.flush({ all: true });
+        await page.reload();
+        const history = page.locator('#history');
+        await expect(history.locator('tr[data-event]').count()).resolves.toBe(3);
+        await expect(history.innerText()).resolves.toContain('Ana Lima');
+        await expect(page.locator('main').innerText()).resolves.not.toContain('Nunca usada');
+        await look(page, 'key-history');
 
         // Rotate (keeping the old key for the grace period): the old key carries Deprecation.
         await page.getByRole('link', { name: 'Girar chave' }).click();
@@ -239,11 +248,15 @@ describe.skipIf(!existsSync(chromiumPath))(
 
         // A report whose every figure is the API's answer for the same place and period.
         const reader = (
-          await t!.services.merchantKeys.create('demo', {
-            name: 'reader',
-            permissions: ['sale-by-payment-method.view'],
-            places: 'all',
-          })
+          await t!.services.merchantKeys.create(
+            'demo',
+            {
+              name: 'reader',
+              permissions: ['sale-by-payment-method.view'],
+              places: 'all',
+            },
+            SERVICE_ACTOR,
+          )
         ).key;
         const last = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
         const first = new Date(Date.now() - 3 * 3_600_000 - 29 * 86_400_000).toISOString().slice(0, 10);

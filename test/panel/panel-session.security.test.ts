@@ -1,3 +1,4 @@
+import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
@@ -74,13 +75,50 @@ describe('merchant panel: sessions, CSRF and limits', () => {
       expect(created.body).toMatch(/gtpk_[A-Za-z0-9_-]{43}/);
     });
 
+    it('panel actions are in the audit trail with the merchant user (channel panel); the pages show who, when, last use', async () => {
+      const b = await signedInUser(t, 'acme', 'a@acme.test');
+      const user = (await t.services.merchantUsers.list('acme'))[0]!;
+      const form = await b.get('/panel/keys/new');
+      expect(
+        (await b.post('/panel/keys', { _csrf: b.token(form), name: 'ERP', places: 'all' })).statusCode,
+      ).toBe(200);
+      const [key] = await t.services.merchantKeys.list('acme');
+      const page = await b.get(`/panel/keys/${key!.id}`);
+      expect((await b.post(`/panel/keys/${key!.id}/pause`, { _csrf: b.token(page) })).statusCode).toBe(303);
+      const trail = await t.services.keyAudit.ofMerchantKey('acme', key!.id, { limit: 50 });
+      expect(trail.events.map((event) => event.event)).toEqual(['paused', 'issued']);
+      for (const event of trail.events) {
+        expect(event.actor).toMatchObject({
+          role: 'merchant_user',
+          userId: user.id,
+          displayName: 'User',
+          channel: 'panel',
+        });
+        expect(event.actor.ip).toBeTruthy();
+      }
+      const shown = (await b.get(`/panel/keys/${key!.id}`)).body;
+      expect(shown).toContain('<tr data-event="paused">');
+      expect(shown).toContain('<tr data-event="issued">');
+      expect(shown).toContain('Nunca usada');
+      const list = (await b.get('/panel/keys')).body;
+      expect(list).toMatch(/Criada por[\s\S]*User/);
+
+      // A key the operator created shows its role, never a token.
+      await t.admin('POST', '/admin/v1/pos/accounts/acme/keys', { name: 'Ops', places: 'all' });
+      expect((await b.get('/panel/keys')).body).toContain('Operador da plataforma');
+    });
+
     it('another account’s key id is 404 on every key page and action', async () => {
       await t.admin('PUT', '/admin/v1/pos/accounts/other', { name: 'other' });
-      const theirs = await t.services.merchantKeys.create('other', {
-        name: 'theirs',
-        permissions: [],
-        places: 'all',
-      });
+      const theirs = await t.services.merchantKeys.create(
+        'other',
+        {
+          name: 'theirs',
+          permissions: [],
+          places: 'all',
+        },
+        SERVICE_ACTOR,
+      );
       const b = await signedInUser(t, 'acme', 'a@acme.test');
       for (const path of ['', '/edit', '/rotate', '/revoke']) {
         expect((await b.get(`/panel/keys/${theirs.id}${path}`)).statusCode).toBe(404);

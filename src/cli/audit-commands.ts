@@ -1,0 +1,115 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { seg } from './admin-client.js';
+import { usageError } from './cli-error.js';
+import { action, positiveNumber } from './context.js';
+
+// `audit`: the key audit trail (README, Audit trail and last use), one page of the admin API's reading
+// per call, newest first; `--cursor` takes the `next_cursor` the previous page printed.
+
+type AuditEvent = Record<string, unknown> & {
+  actor?: { role?: unknown; channel?: unknown; ip?: unknown; name?: unknown };
+  details?: Record<string, unknown>;
+};
+
+interface AuditOptions {
+  system?: string;
+  account?: string;
+  key?: string;
+  kind?: 'system' | 'merchant';
+  event?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** The admin API path of the trail the options name. */
+function trailPath(options: AuditOptions): string {
+  if (options.key !== undefined && options.account === undefined) {
+    throw usageError('--key needs --account (a merchant key belongs to one account)');
+  }
+  if (options.system !== undefined && options.account !== undefined) {
+    throw usageError('--system and --account name two different trails: give one');
+  }
+  if (options.kind !== undefined && (options.system !== undefined || options.account !== undefined)) {
+    throw usageError('--kind filters the trail of every key: not with --system or --account');
+  }
+  if (options.system !== undefined) return `/admin/v1/helpdesk/systems/${seg(options.system)}/audit`;
+  if (options.account !== undefined) {
+    const account = `/admin/v1/pos/accounts/${seg(options.account)}`;
+    return options.key === undefined ? `${account}/audit` : `${account}/keys/${seg(options.key)}/audit`;
+  }
+  return '/admin/v1/audit/keys';
+}
+
+/** An ISO 8601 instant, as the admin API takes it. */
+function instant(value: string): string {
+  if (Number.isNaN(Date.parse(value)) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    throw new InvalidArgumentError('must be an ISO 8601 instant, e.g. 2026-11-01T00:00:00Z');
+  }
+  return value;
+}
+
+/** The `audit` command. */
+export function auditCommand(): Command {
+  return new Command('audit')
+    .description(
+      'Lists the key audit trail, newest first: every key, one system, one account, or one merchant key.',
+    )
+    .option('--system <identifier>', "a partner system's key")
+    .option('--account <account>', "a merchant account's keys")
+    .option('--key <id>', 'one merchant key of --account')
+    .addOption(new Option('--kind <kind>', 'every key of one kind').choices(['system', 'merchant']))
+    .option('--event <events>', 'only these events, comma-separated (issued, rotated, paused, …)')
+    .option('--from <instant>', 'from this instant (inclusive)', instant)
+    .option('--to <instant>', 'until this instant (exclusive)', instant)
+    .option('--limit <n>', 'events on the page, 1 to 200 (default 50)', positiveNumber)
+    .option('--cursor <cursor>', 'the next page: the cursor the previous page printed')
+    .addHelpText(
+      'after',
+      `
+Each event says who acted (role, channel: admin_api, cli, panel, console,
+service), from which IP, and what changed. Never a key or a hash.
+
+Examples:
+  $ partner-gateway audit --kind merchant --limit 10
+  $ partner-gateway audit --account acme --event paused,revoked
+  $ partner-gateway audit --system erp-cli --json`,
+    )
+    .action(
+      action(async ({ out, admin }, options: AuditOptions) => {
+        const page = await admin().call<{ data: AuditEvent[]; next_cursor: string | null }>(
+          'GET',
+          trailPath(options),
+          {
+            query: {
+              kind: options.kind,
+              event: options.event,
+              from: options.from,
+              to: options.to,
+              limit: options.limit,
+              cursor: options.cursor,
+            },
+          },
+        );
+        out.result(page, () => {
+          out.table(
+            page.data.map((event) => ({
+              occurred_at: event.occurred_at,
+              event: event.event,
+              key:
+                event.kind === 'system'
+                  ? `system ${String(event.system)}`
+                  : `${String(event.account)}/${String(event.key)}`,
+              by: [event.actor?.role, event.actor?.name].filter((part) => typeof part === 'string').join(' '),
+              via: event.actor?.channel,
+              ip: event.actor?.ip,
+              details: Object.keys(event.details ?? {}).length === 0 ? null : JSON.stringify(event.details),
+            })),
+            ['occurred_at', 'event', 'key', 'by', 'via', 'ip', 'details'],
+          );
+          if (page.next_cursor !== null) out.note(`more: --cursor ${page.next_cursor}`);
+        });
+      }),
+    );
+}
