@@ -21,6 +21,8 @@ import { originForm } from './http/request-target.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { guardClosing } from './lifecycle/closing-guard.js';
 import { publicClosingRefusal } from './lifecycle/closing-refusals.js';
+import { OneLinePerRequest } from './observability/request-log-controller.js';
+import { createRequestObserver } from './observability/request-observer.js';
 import { registerPanel } from './panel/panel-routes.js';
 import { createPosApiHandler } from './pos/pos-api.js';
 import { POS_API_PREFIX } from './pos/pos-routes.js';
@@ -69,6 +71,8 @@ export function buildApp(config: Config, deps: AppDeps): App {
     ...loggerOptions(logger),
     ...edgeOptions(config.http, publicEdge),
     genReqId: () => randomUUID(),
+    // One line per request, written when it is answered (request-observer.ts), not Fastify's two.
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     // A closing listener answers each API's own 503 (guardClosing), not Fastify's.
     return503OnClosing: false,
@@ -157,8 +161,9 @@ export function buildApp(config: Config, deps: AppDeps): App {
     return sendProblem(reply.header('x-request-id', request.id), Problem.of('internal_error'));
   });
   addSecurityHeaders(publicApp);
+  const observe = createRequestObserver({ metrics, refusals: services.refusals });
   publicApp.addHook('onResponse', (request, reply, done) => {
-    metrics.observe(request, reply);
+    observe('public', request, reply);
     done();
   });
 

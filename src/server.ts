@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -13,7 +13,8 @@ import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
 import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';
-import { logSerializers } from './http/logger-options.js';
+import { createMetrics } from './metrics.js';
+import { createLogger } from './observability/logger.js';
 import { StartFailure, databaseFailure, listenFailure, redisFailure } from './start-failure.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
@@ -51,7 +52,9 @@ async function main(): Promise<void> {
   if (generatedAdminToken)
     config = Object.freeze({ ...config, adminToken: randomBytes(24).toString('base64url') });
 
-  const log = pino({ level: config.logLevel, serializers: logSerializers });
+  const log = createLogger(config);
+  // Created before the database, so that it reports its failures and pool waits into them.
+  const metrics = createMetrics();
   const databaseOptions = {
     connectTimeoutMs: config.databaseTimeoutMs,
     // The POS routes set their own, shorter, server-side limits; this one catches a server that went
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     onConnectionError: (error: Error) => {
       log.warn({ err: error }, 'a database connection failed; the pool replaces it on the next query');
     },
+    observer: metrics.database,
   };
   const db = await openAndMigrate(config, databaseOptions);
   const readDb =
@@ -69,7 +73,7 @@ async function main(): Promise<void> {
   const rateLimits = await openRateLimitStore(config, log);
   if (config.smtpUrl === null)
     log.info('SMTP_URL is not set: e-mail to merchants is written to this log instead of sent');
-  const services = createServices({ db, readDb, rateLimits, config, log });
+  const services = createServices({ db, readDb, rateLimits, metrics, config, log });
   const app = buildApp(config, { services, logger: log });
 
   if (demoWanted(config) && (await helpdeskIsEmpty(db))) {

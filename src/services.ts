@@ -33,6 +33,8 @@ import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createIpBlock, type IpBlock } from './rate-limit/ip-block.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { measuredStore } from './rate-limit/measured-store.js';
+import { createRefusalLog, type RefusalLog } from './observability/refusal-log.js';
 import { createReadiness, type Readiness } from './readiness.js';
 
 // The one service layer of the process: every domain service built once, over one database, clock and
@@ -57,6 +59,11 @@ export interface ServiceDeps {
   rateLimits?: RateLimitStore;
   /** Where the sales figures are read: default the pre-aggregated buckets (the benchmark compares readers). */
   salesReader?: SalesReader;
+  /**
+   * The metrics to count into; default: new ones. The entry point creates them first, so that the
+   * database it opens before the services reports into them (`OpenOptions.observer`).
+   */
+  metrics?: Metrics;
   /** Where the e-mail sender logs (and, without `SMTP_URL`, writes the messages); default: stdout. */
   log?: MailSenderLog;
   /** E-mail to merchants: tests give their own transport or shorter intervals. */
@@ -99,8 +106,10 @@ export interface Services {
   readonly lifecycle: Lifecycle;
   /** Whether the process takes traffic: not draining, database and shared store answering (GET /readyz). */
   readonly readiness: Readiness;
-  /** Request metrics: counted by the public listener, shown by the back office (GET /metrics). */
+  /** The service's metrics: counted by both listeners and the services, shown by GET /metrics. */
   readonly metrics: Metrics;
+  /** The last refusals of each system and account (README, Why did my call fail). */
+  readonly refusals: RefusalLog;
   /** The e-mail outbox's sender: the server starts it, and stops it before the databases close. */
   readonly mailSender: MailSender;
   /** The key audit trail, read by the back office (written by the key services themselves). */
@@ -115,7 +124,8 @@ export interface Services {
 export function createServices(deps: ServiceDeps): Services {
   const { db, config } = deps;
   const clock = deps.clock ?? systemClock;
-  const rateLimits = deps.rateLimits ?? createMemoryRateLimitStore();
+  const metrics = deps.metrics ?? createMetrics();
+  const rateLimits = measuredStore(deps.rateLimits ?? createMemoryRateLimitStore(), metrics);
   const log = deps.log ?? pino({ level: config.logLevel });
   const catalog = createCatalogService({ db, clock });
   const posData = createPosDataService({ db, clock });
@@ -134,7 +144,7 @@ export function createServices(deps: ServiceDeps): Services {
     readDb,
     clock,
     rateLimits,
-    tickets: createTicketService({ db, clock, catalog }),
+    tickets: createTicketService({ db, clock, catalog, counts: metrics }),
     catalog,
     systems: createSystemService({ db, clock, catalog }),
     maintenance: createMaintenanceSwitch({ db, clock }),
@@ -156,11 +166,19 @@ export function createServices(deps: ServiceDeps): Services {
       limits,
       reader: deps.salesReader ?? bucketSalesReader,
       queryTimeoutMs: config.posSalesQueryTimeoutMs,
+      timing: metrics,
     }),
     ipBlock: createIpBlock({ store: rateLimits, namespace: 'hd', threshold: config.ipBlockThreshold }),
     lifecycle,
     readiness: createReadiness({ db, rateLimits, lifecycle }),
-    metrics: createMetrics(),
+    metrics,
+    refusals: createRefusalLog({
+      store: rateLimits,
+      clock,
+      onError: () => {
+        metrics.refusalLogFailed();
+      },
+    }),
     mailSender: createMailSender({
       db,
       clock,

@@ -10,6 +10,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { createMemoryRateLimitStore } from '../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from '../src/rate-limit/redis-store.js';
+import type { Metrics } from '../src/metrics.js';
 import { createServices, type Services } from '../src/services.js';
 import { holdToDocuments } from './openapi-conformance.js';
 
@@ -205,6 +206,8 @@ export interface TestAppParts {
   readDb?: Db;
   clock?: ManualClock;
   rateLimits?: RateLimitStore;
+  /** The metrics to count into (a database opened with their observer reports there); default: new. */
+  metrics?: Metrics;
   config?: Record<string, string>;
 }
 
@@ -234,6 +237,7 @@ export function testApp(parts: TestAppParts): TestApp {
     ...(parts.readDb === undefined ? {} : { readDb: parts.readDb }),
     clock,
     rateLimits,
+    ...(parts.metrics === undefined ? {} : { metrics: parts.metrics }),
     config,
   });
   const app = buildApp(config, { services, logger: parts.logger ?? false });

@@ -17,6 +17,8 @@ import { originForm } from '../http/request-target.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
 import { guardClosing } from '../lifecycle/closing-guard.js';
 import { adminClosingRefusal } from '../lifecycle/closing-refusals.js';
+import { OneLinePerRequest } from '../observability/request-log-controller.js';
+import { createRequestObserver } from '../observability/request-observer.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
 export type AdminRole = 'operator' | 'support';
@@ -57,6 +59,8 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     ...deps.logger,
     ...edgeOptions(config.http, edge),
     genReqId: () => randomUUID(),
+    // One line per request, written when it is answered (request-observer.ts), not Fastify's two.
+    logController: new OneLinePerRequest(),
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // A closing listener answers its own problem+json 503 (guardClosing), not Fastify's.
     return503OnClosing: false,
@@ -65,8 +69,16 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     // would get Fastify's own JSON error instead of the problem+json with a code that every error has.
     frameworkErrors: (error, request, reply) => {
       request.log.info({ err: error }, 'request refused by the framework');
-      void sendProblem(reply, Problem.of('not_found', { detail: 'The path is not a valid URL.' }));
+      void sendProblem(
+        reply.header('x-request-id', request.id),
+        Problem.of('not_found', { detail: 'The path is not a valid URL.' }),
+      );
     },
+  });
+  // Every answer names its request, as the public APIs' do, so that support can find it in the logs.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
   });
   guardClosing(app, {
     lifecycle: deps.services.lifecycle,
@@ -112,6 +124,14 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   });
 
   app.decorateRequest('adminRole', 'support');
+  const observe = createRequestObserver({
+    metrics: deps.services.metrics,
+    refusals: deps.services.refusals,
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    observe('admin', request, reply);
+    done();
+  });
   addSecurityHeaders(app);
   // An answer given before the request's body has arrived (a refused token, say) closes the connection:
   // this listener has no whole-request time limit, so the rest of a body sent slowly would hold it.

@@ -6,6 +6,7 @@ import { merchantKeyAdminRoutes } from './merchant-key-admin-routes.js';
 import { merchantUserAdminRoutes } from './merchant-user-admin-routes.js';
 import { openApiAdminRoutes } from './openapi-admin-routes.js';
 import { posDataAdminRoutes } from './pos-data-admin-routes.js';
+import { refusalAdminRoutes } from './refusal-admin-routes.js';
 
 /** Every route of the admin listener (admin-api.md), as the registrar and the OpenAPI document read them. */
 export const adminRoutes: readonly AdminRoute[] = [
@@ -17,4 +18,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...merchantKeyAdminRoutes,
   ...merchantUserAdminRoutes,
   ...keyAuditAdminRoutes,
+  ...refusalAdminRoutes,
 ];

@@ -60,18 +60,21 @@ export const healthAdminRoutes: readonly AdminRoute[] = [
     operationId: 'getMetrics',
     method: 'GET',
     path: '/metrics',
-    summary: 'Request metrics of the public listener, as Prometheus text.',
+    summary:
+      'The service’s metrics as Prometheus text: requests, latency, limit refusals, rate-limit store, database, tickets, receipts, sales queries, and the process.',
     access: 'operator',
     responses: {
       200: z.string().meta({
-        examples: ['# HELP http_requests_total Requests answered by the public listener.\n'],
+        examples: [
+          '# HELP http_requests_total Requests answered, by API (helpdesk, pos, docs, admin, other), operation, status and problem code.\n',
+        ],
       }),
     },
     problems: [],
     handle: async (_input, { metrics }) => ({
       status: 200,
       type: metrics.registry.contentType,
-      body: await metrics.registry.metrics(),
+      body: await metrics.text(),
     }),
   }),
 ];

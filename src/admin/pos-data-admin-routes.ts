@@ -157,12 +157,13 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     requestBody: receiptBatchDocument,
     responses: { 200: receiptCountsBody },
     problems: ['validation_failed', 'not_found', 'no_receipts', 'request_timeout'],
-    handle: async ({ params, body }, { receipts }) => ({
-      status: 200,
-      body:
+    handle: async ({ params, body }, { receipts, metrics }) => {
+      const counts =
         body.kind === 'ndjson'
           ? await receipts.importLines(params.account, body.stream)
-          : await receipts.importJson(params.account, body.stream, body.declaredLength),
-    }),
+          : await receipts.importJson(params.account, body.stream, body.declaredLength);
+      metrics.receiptsIngested(counts);
+      return { status: 200, body: counts };
+    },
   }),
 ];

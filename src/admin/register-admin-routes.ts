@@ -76,7 +76,7 @@ function registerRoute(app: FastifyInstance, route: AdminRoute, services: Servic
   app.route({
     method: route.method,
     url: fastifyPath(route.path),
-    config: { adminAccess: route.access },
+    config: { adminAccess: route.access, operationId: route.operationId },
     handler: async (request, reply) => {
       const { status, body, type } = await answer(route, request, reply, services, app.log);
       reply.code(status);

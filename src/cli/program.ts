@@ -9,6 +9,7 @@ import { importCommand } from './import-receipts.js';
 import { localCommands } from './local-commands.js';
 import { stylesFor } from './output.js';
 import { posCommands } from './pos-commands.js';
+import { refusalsCommand } from './refusals-command.js';
 
 // The `partner-gateway` program (main.ts runs it). Built with commander: every command has --help,
 // usage errors exit 2, refusals and failures exit 1.
@@ -70,6 +71,7 @@ export function buildProgram(): Command {
     ...posCommands(),
     importCommand(),
     auditCommand(),
+    refusalsCommand(),
   ]) {
     program.addCommand(command);
   }

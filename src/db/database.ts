@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './schema.js';
@@ -13,6 +13,14 @@ export type Db = Kysely<Database>;
 
 // int8 (bigint) holds instants in milliseconds and ticket sequences: both fit a JS number exactly.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Told by the database layer what the metrics count (README, Metrics). */
+export interface DatabaseObserver {
+  /** A statement failed (any error the driver or the server reported). */
+  queryFailed(): void;
+  /** A PostgreSQL query waited this long for a free connection of a full pool. */
+  poolWaited(seconds: number): void;
+}
 
 /** Options for opening a database; `searchPath` isolates a PostgreSQL schema (used by the tests). */
 export interface OpenOptions {
@@ -32,6 +40,35 @@ export interface OpenOptions {
    * would be an unhandled 'error' event and stop the process.
    */
   onConnectionError?: (error: Error) => void;
+  /** Told of every failed statement and, on PostgreSQL, of every wait for a connection (README, Metrics). */
+  observer?: DatabaseObserver;
+}
+
+/** Kysely's log option that tells the observer of failed statements; none without an observer. */
+function logFor(observer: DatabaseObserver | undefined): KyselyConfig['log'] {
+  if (observer === undefined) return undefined;
+  return (event) => {
+    if (event.level === 'error') observer.queryFailed();
+  };
+}
+
+/**
+ * The pool as Kysely sees it, telling the observer how long a query waited for a connection whenever
+ * every connection was busy when it asked.
+ */
+function observedPool(pool: pg.Pool, max: number, observer: DatabaseObserver | undefined) {
+  if (observer === undefined) return pool;
+  return {
+    async connect() {
+      const full = pool.idleCount === 0 && pool.totalCount >= max;
+      if (!full) return pool.connect();
+      const started = performance.now();
+      const client = await pool.connect();
+      observer.poolWaited((performance.now() - started) / 1000);
+      return client;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**
@@ -41,9 +78,10 @@ export interface OpenOptions {
  */
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   if (target.kind === 'postgres') {
+    const max = options.poolSize ?? 10;
     const pool = new pg.Pool({
       connectionString: target.url,
-      max: options.poolSize ?? 10,
+      max,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       // Lets the operating system notice a peer that vanished without closing the connection.
       keepAlive: true,
@@ -58,7 +96,10 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     pool.on('connect', (client) => {
       client.on('error', onConnectionError);
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: observedPool(pool, max, options.observer) }),
+      log: logFor(options.observer),
+    });
   }
   const inMemory = target.path === ':memory:';
   if (!inMemory) mkdirSync(dirname(target.path), { recursive: true });
@@ -68,13 +109,18 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  const log = logFor(options.observer);
   if (inMemory)
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    return new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      log,
+    });
   // Opened after the writer switched the file to WAL; it only reads, so it never takes the write lock.
   const reader = new SQLite(target.path);
   reader.pragma('query_only = ON');
   reader.pragma('busy_timeout = 5000');
   return new Kysely<Database>({
     dialect: new ReadRoutingSqliteDialect(withStatementCache(sqlite), withStatementCache(reader)),
+    log,
   });
 }

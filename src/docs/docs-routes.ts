@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
+import { noteRequest } from '../observability/request-facts.js';
 import { helpDeskDocument } from '../openapi/help-desk-document.js';
 import { posDocument } from '../openapi/pos-document.js';
 import type { Json } from '../openapi/schema-components.js';
@@ -51,6 +52,7 @@ export function registerDocs(app: FastifyInstance, deps: DocsDeps): void {
       docs.addHook('onRequest', async (request, reply) => {
         const decision = await deps.limits.checkDocumentationPage(request.ip);
         if (decision.ok) return;
+        noteRequest(request, { limit: 'docs_pages' });
         // Returning the reply ends the request here: neither the page nor the not-found answer runs.
         return sendProblem(
           reply,

@@ -4,6 +4,7 @@ import type { Answer } from '../http/gate.js';
 import { IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../errors/problem.js';
+import { noteRequest } from '../observability/request-facts.js';
 import { attempt } from '../rate-limit/rate-limit-store.js';
 import { KEY_PREFIX } from './system-scopes.js';
 import { findSystemByKeyHash } from './system-repository.js';
@@ -98,7 +99,11 @@ export async function authenticateKey(call: TicketCall): Promise<Problem | undef
   const keyHash = hashApiKey(token);
   const system = await findSystemByKeyHash(call.deps.db, keyHash);
   if (system === undefined) return refuse(true);
-  if (!keyMatches(token, system.currentKeyHash)) {
+  // From here on the key is the system's: its refusals are the system's to read (README, Why did my
+  // call fail), a rotated-out key's 401 among them.
+  const credential = keyMatches(token, system.currentKeyHash) ? 'current' : 'previous';
+  noteRequest(call.request, { subject: { kind: 'system', id: system.identifier }, credential });
+  if (credential === 'previous') {
     // The previous key of a rotation: valid during the grace period, then a 401 that does not count.
     const validUntil = system.previousValidUntil;
     if (!keyMatches(token, system.previousKeyHash) || validUntil === null || call.now >= validUntil)
@@ -138,6 +143,7 @@ export async function limitSystemRate(call: TicketCall): Promise<Problem | undef
     'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
   });
   if (take.allowed) return undefined;
+  noteRequest(call.request, { limit: 'system' });
   const retryAfter = Math.max(1, Math.ceil((resetAt - call.now) / 1000));
   return Problem.of(
     'rate_limited',

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.js';
 import { passGates, send, type Gate } from '../http/gate.js';
 import { pathMatcher } from '../http/route-path.js';
+import { noteRequest } from '../observability/request-facts.js';
 import { limitBodySize, rejectBlockedIp, rejectConflictingCredentials } from '../http/shared-gates.js';
 import {
   answerMaintenance,
@@ -29,6 +30,7 @@ function findRoute(call: TicketCall): Problem | undefined {
   const found = routes.match(call.request.url.split('?')[0] ?? '');
   if (found === undefined) return Problem.of('not_found');
   call.route = found.route;
+  noteRequest(call.request, { operation: found.route.operationId });
   if (found.params.system !== undefined) call.pathSystem = found.params.system;
   return undefined;
 }

@@ -24,8 +24,14 @@ export function createTicketService(deps: {
   db: Db;
   clock: Clock;
   catalog: Pick<CatalogService, 'ticketCatalog'>;
+  /** Where created and duplicate tickets are counted (README, Metrics); default: nowhere. */
+  counts?: { ticketOpened(outcome: 'created' | 'duplicate'): void };
 }) {
   const { db, clock } = deps;
+  const counted = (outcome: TicketOutcome): TicketOutcome => {
+    if (outcome.kind !== 'refused') deps.counts?.ticketOpened(outcome.kind);
+    return outcome;
+  };
   const insertTicket = createTicketInserts(db);
 
   function duplicateOf(ticket: Ticket, description: string): TicketOutcome {
@@ -51,7 +57,7 @@ export function createTicketService(deps: {
       const draft = request.draft;
 
       const existing = await findTicketByExternalId(db, system.identifier, draft.externalId);
-      if (existing !== undefined) return duplicateOf(existing, draft.description);
+      if (existing !== undefined) return counted(duplicateOf(existing, draft.description));
 
       // DECISIONS (Ticket API): a system without a usable default category "cannot open tickets", so
       // every new ticket is refused, even one that names a released category. Resubmissions above
@@ -84,12 +90,13 @@ export function createTicketService(deps: {
         requester_contact: draft.requesterContact,
         created_at: now,
       });
-      if (created !== undefined) return { kind: 'created', ticket: created, warnings: draft.warnings };
+      if (created !== undefined)
+        return counted({ kind: 'created', ticket: created, warnings: draft.warnings });
 
       // Another request with the same external_id committed between our look-up and our insert.
       const winner = await findTicketByExternalId(db, system.identifier, draft.externalId);
       if (winner === undefined) throw new Error('ticket registry conflict without a stored ticket');
-      return duplicateOf(winner, draft.description);
+      return counted(duplicateOf(winner, draft.description));
     },
 
     /** Tickets, newest first, one page (admin-api.md, Help desk: GET tickets). */

@@ -1,8 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { Problem } from '../errors/problem.js';
+import { noteRequest } from '../observability/request-facts.js';
 
 /** Writes a problem as `application/problem+json`, with the headers that belong to it. */
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  noteRequest(reply.request, { code: problem.code });
   return reply
     .code(problem.status)
     .headers(problem.headers)

@@ -3,6 +3,7 @@ import { attempt } from '../rate-limit/rate-limit-store.js';
 import { readBody, BODY_LIMIT_BYTES } from './body.js';
 import type { ApiCall } from './gate.js';
 import { Problem } from '../errors/problem.js';
+import { noteRequest } from '../observability/request-facts.js';
 
 // Gates that both public APIs put in their order of problems.
 
@@ -46,6 +47,7 @@ export async function rejectBlockedIp(call: ApiCall & { ipBlock: IpBlock }): Pro
   // Unmeasured when the shared store is unreachable: the call goes on (DECISIONS, Both APIs).
   const waitMs = await attempt(() => call.ipBlock.blockedFor(call.request.ip, call.now));
   if (waitMs === undefined || waitMs === 0) return undefined;
+  noteRequest(call.request, { limit: 'ip_block' });
   return Problem.of(
     'rate_limited',
     {

@@ -26,6 +26,8 @@ const DESCRIPTION = [
   'The operator’s back office: the help-desk catalog, partner systems and their keys, the maintenance switch, merchants’ accounts, places, events, the receipts that arrive from store devices, and merchants’ API keys. Served by the same process on its own listener (`ADMIN_HOST`, default `127.0.0.1`, and `ADMIN_PORT`, default `8081`).',
   '## Authentication',
   'Every call needs `Authorization: Bearer <ADMIN_TOKEN>`; a wrong or absent token gets 401. The optional `SUPPORT_TOKEN` may list systems, keys and tickets and revoke keys (POS revoke, help-desk stop-previous), and nothing else (403). `GET /healthz` and `GET /readyz` need no token.',
+  '## Request ids',
+  'Every answer carries `X-Request-Id`, as the public APIs’ do; the request’s log line carries the same id as `reqId`. The last refusals of a partner system or a merchant account (`…/refusals`) list the request ids of their refused calls.',
   '## Input',
   'JSON in and out. Bad input gets 400/404/409/422 in `application/problem+json` with a `code` and a `detail` that says what to fix, and changes nothing; a 422 `validation_failed` names the field in `param` (`body.name`, `path.id`, `query.limit`). The parts of a call are checked in the order path, body, query. `PUT` creates or replaces the resource named in the path (ids are chosen by the caller) and answers 200 with the stored resource, 201 when created; fields not given keep their default. The documents’ limits hold here too: an option `description` above 500 characters, a system identifier outside `^[a-z0-9_-]{1,40}$`, an identifier outside `^[A-Za-z0-9]{1,64}$` for accounts, places, events and receipts: 422.',
 ].join('\n\n');
@@ -36,20 +38,20 @@ const MIB = 1024 * 1024;
 const CONDITIONS: Partial<Record<ProblemCode, string>> = {
   payload_too_large: `The JSON body is larger than ${ADMIN_BODY_LIMIT_BYTES / MIB} MiB (the receipts upload: ${RECEIPTS_JSON_MAX_BYTES / MIB} MiB as JSON; its NDJSON form has no size limit).`,
   temporarily_unavailable:
-    'The process is shutting down and applied nothing of the call; send it again after `Retry-After` (another process of a fleet takes it).',
+    'The process is shutting down and applied nothing of the call; send it again after `Retry-After` (another process of a fleet takes it). On the refusal lists: the shared store does not answer.',
 };
 
 const refusalStyle: RefusalStyle = {
   codeMeaning: (code) => CONDITIONS[code] ?? problemCatalogue[code].detail,
   headers: (refusal) =>
     refusal.status === 401
-      ? { 'WWW-Authenticate': true }
+      ? { 'X-Request-Id': true, 'WWW-Authenticate': true }
       : refusal.status === 503
-        ? { 'Retry-After': true } // a process shutting down (README, Running a fleet: Shutdown)
-        : {},
+        ? { 'X-Request-Id': true, 'Retry-After': true } // a process shutting down (README, Running a fleet: Shutdown)
+        : { 'X-Request-Id': true },
 };
 
-const successStyle: SuccessStyle = { headers: () => ({}) };
+const successStyle: SuccessStyle = { headers: () => ({ 'X-Request-Id': true }) };
 
 /** The members of a converted object schema, for parameters. */
 function membersOf(schema: Json): { properties: Record<string, Json>; required: readonly string[] } {

@@ -17,6 +17,8 @@ export interface KeyVerification {
   bucket?: string;
   /** The hash of the key text that passed (current or previous), to mark its last use. */
   keyHash?: string;
+  /** The key the text belongs to, passed or not (a refused key's account sees its refusals). */
+  known?: Pick<PosKeyRecord, 'id' | 'account_id'>;
 }
 
 /** Verifies the key text of `Authorization: Bearer` (null when absent or not of that shape) at `now`. */
@@ -32,12 +34,15 @@ export async function verifyMerchantKey(
     accountActive: found?.accountActive ?? false,
     now,
   });
-  if (!outcome.ok || found === undefined) return { outcome };
+  if (found === undefined) return { outcome };
+  const known = { id: found.key.id, account_id: found.key.account_id };
+  if (!outcome.ok) return { outcome, known };
   const hash = found.matched === 'previous' ? found.key.previous_key_hash : found.key.current_key_hash;
   return {
     outcome,
     key: found.key,
     bucket: `${found.key.id}:${(hash ?? '').slice(0, 16)}`,
+    known,
     ...(hash === null ? {} : { keyHash: hash }),
   };
 }

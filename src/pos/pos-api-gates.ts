@@ -2,9 +2,10 @@ import { presentedBearerToken } from '../http/bearer-token.js';
 import { hasRequestBody, IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../errors/problem.js';
+import { noteRequest, type LimitKind } from '../observability/request-facts.js';
 import { verifyMerchantKey } from './key-verification.js';
 import type { AuthenticatedPosCall, PosCall } from './pos-call.js';
-import type { LimitHeaders, LimitRefusal } from './pos-limits.js';
+import type { LimitHeaders, LimitRefusal, PosLimitReason } from './pos-limits.js';
 import { readQuery, type PosQueryValues, type PosRoute } from './query-params.js';
 
 // The gates of the point-of-sale data API, each named after the rule it enforces. Their order is in
@@ -26,6 +27,25 @@ export function limitProblem(refusal: LimitRefusal): Problem {
     return Problem.of('temporarily_unavailable', { detail: POS_UNAVAILABLE_DETAIL }, { ...refusal.headers });
   }
   return Problem.of('rate_limited', {}, { ...refusal.headers });
+}
+
+/** The kind of limit a refusal's reason counts under (README, Metrics). */
+const LIMIT_KINDS: Readonly<Record<PosLimitReason, LimitKind>> = {
+  ip_blocked: 'ip_block',
+  unauthenticated_calls: 'unauthenticated',
+  absolute_ceiling: 'absolute_ceiling',
+  key_quota: 'key',
+  account_ceiling: 'account',
+  account_sales_in_progress: 'concurrency',
+  api_sales_in_progress: 'concurrency',
+  documentation_pages: 'docs_pages',
+  store_unavailable: 'store_unavailable',
+};
+
+/** A limit's refusal of a call as its problem, noted for the metrics and the refusal log. */
+export function refuseByLimit(call: Pick<PosCall, 'request'>, refusal: LimitRefusal): Problem {
+  noteRequest(call.request, { limit: LIMIT_KINDS[refusal.reason] });
+  return limitProblem(refusal);
 }
 
 function setHeaders(call: PosCall, headers: LimitHeaders): void {
@@ -61,7 +81,7 @@ export function rejectOtherVersionAccept(call: PosCall): Problem | undefined {
 /** 429 for an IP blocked after wrong keys: real wait, `X-RateLimit-Limit` 20, Remaining 0. */
 export async function rejectBlockedIp(call: PosCall): Promise<Problem | undefined> {
   const decision = await call.deps.limits.checkIpBlock(call.request.ip);
-  return decision.ok ? undefined : limitProblem(decision);
+  return decision.ok ? undefined : refuseByLimit(call, decision);
 }
 
 /** 429 at the absolute ceiling of the presented key text in the route's class, before the key is read. */
@@ -71,13 +91,13 @@ export async function limitAbsoluteCeiling(call: PosCall): Promise<Problem | und
     call.keyText,
     call.route?.routeClass ?? 'default',
   );
-  return decision.ok ? undefined : limitProblem(decision);
+  return decision.ok ? undefined : refuseByLimit(call, decision);
 }
 
 /** 429 when the IP has more than 40 calls being checked plus wrong-key failures of the last minute. */
 export async function guardUnauthenticatedCalls(call: PosCall): Promise<Problem | undefined> {
   const decision = await call.deps.limits.beginKeyCheck(call.request.ip);
-  if (!decision.ok) return limitProblem(decision);
+  if (!decision.ok) return refuseByLimit(call, decision);
   call.keyCheck = decision;
   return undefined;
 }
@@ -87,12 +107,19 @@ export async function guardUnauthenticatedCalls(call: PosCall): Promise<Problem 
  * A previous key of a rotation passes, and every later response carries `Deprecation` and `Sunset`.
  */
 export async function authenticateKey(call: PosCall): Promise<Problem | undefined> {
-  const { outcome, key, bucket, keyHash } = await verifyMerchantKey(
+  const { outcome, key, bucket, keyHash, known } = await verifyMerchantKey(
     call.deps.db,
     call.keyText ?? null,
     call.now,
   );
   await call.keyCheck?.end(!outcome.ok && outcome.countsTowardIpBlock);
+  // A key of the account, even one refused (expired, revoked, rotated out): the account's refusal to read
+  // (README, Why did my call fail).
+  if (known !== undefined)
+    noteRequest(call.request, {
+      subject: { kind: 'account', id: known.account_id },
+      credential: known.id,
+    });
   if (!outcome.ok) {
     return Problem.of('invalid_token', outcome.reason === null ? {} : { reason: outcome.reason }, {
       'www-authenticate': `Bearer realm="${REALM}"`,
@@ -121,7 +148,7 @@ export async function limitKeyRate(call: PosCall): Promise<Problem | undefined> 
     keyBucket: call.keyBucket ?? key.id,
     routeClass: route.routeClass,
   });
-  if (!decision.ok) return limitProblem(decision);
+  if (!decision.ok) return refuseByLimit(call, decision);
   setHeaders(call, decision.headers);
   call.quota = decision.quota;
   return undefined;

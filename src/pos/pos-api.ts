@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.js';
 import { passGates, send, type Gate } from '../http/gate.js';
 import { pathMatcher } from '../http/route-path.js';
+import { noteRequest } from '../observability/request-facts.js';
 import { rejectConflictingCredentials } from '../http/shared-gates.js';
 import {
   authenticateKey,
@@ -29,6 +30,7 @@ function findRoute(call: PosCall): Problem | undefined {
   const found = routes.match(call.request.url.split('?')[0] ?? '');
   if (found === undefined) return Problem.of('not_found');
   call.route = found.route;
+  noteRequest(call.request, { operation: found.route.operationId });
   return undefined;
 }
 

@@ -8,7 +8,7 @@ import { listEvents, nextCursor } from './event-listing.js';
 import { listPlaces } from './place-repository.js';
 import { keyPlaces, reachablePlace } from './place-reach.js';
 import { eventsBody, pingBody, placesBody, salesByPaymentMethodBody } from './pos-api-schemas.js';
-import { limitProblem, queryOf, queryTimeoutProblem } from './pos-api-gates.js';
+import { queryOf, queryTimeoutProblem, refuseByLimit } from './pos-api-gates.js';
 import type { PosRouteDef } from './pos-call.js';
 import { POS_KEY_QUOTA, type PosRouteClass } from './pos-limits.js';
 
@@ -196,7 +196,7 @@ export const posRoutes: readonly PosRouteDef[] = [
         case 'unknown_event':
           return Problem.of('not_found', { detail: 'There is no such event in this place.', param: 'event' });
         case 'limited':
-          return limitProblem(outcome.refusal);
+          return refuseByLimit(call, outcome.refusal);
         case 'timed_out':
           return queryTimeoutProblem();
       }

@@ -42,6 +42,8 @@ export function createSalesService(deps: {
   limits: Pick<PosLimits, 'beginSalesQuery'>;
   reader: SalesReader;
   queryTimeoutMs: number;
+  /** Where each query's time is reported (README, Metrics); default: nowhere. */
+  timing?: { salesQuery(seconds: number, outcome: 'ok' | 'timed_out'): void };
 }) {
   const { readDb, limits, reader, queryTimeoutMs } = deps;
   return {
@@ -58,6 +60,7 @@ export function createSalesService(deps: {
         return { ok: false, reason: 'unknown_event' };
       const admitted = request.quota === undefined ? undefined : await limits.beginSalesQuery(request.quota);
       if (admitted !== undefined && !admitted.ok) return { ok: false, reason: 'limited', refusal: admitted };
+      const started = performance.now();
       try {
         const figures = await withQueryTimeout(readDb, queryTimeoutMs, (db) =>
           salesByPaymentMethod(
@@ -65,6 +68,10 @@ export function createSalesService(deps: {
             { accountId: reach.account_id, placeId, eventId, from: request.from, to: request.to },
             reader,
           ),
+        );
+        deps.timing?.salesQuery(
+          (performance.now() - started) / 1000,
+          figures === undefined ? 'timed_out' : 'ok',
         );
         return figures === undefined ? { ok: false, reason: 'timed_out' } : { ok: true, figures };
       } finally {

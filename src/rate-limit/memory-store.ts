@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { LeaseAcquire, MultiWindowTake, RateLimitStore, WindowTake } from './rate-limit-store.js';
 
 /**
+ * The most short histories kept at once: in one process there is no expiry by time, so the lists pushed
+ * to least recently are dropped past this bound.
+ */
+const MAX_LISTS = 10_000;
+
+/**
  * The in-process RateLimitStore: exact sliding windows and lease sets, for a single process. Every
  * operation runs synchronously to its end before its promise resolves, so each is atomic in the process.
  */
@@ -9,6 +15,8 @@ export function createMemoryRateLimitStore(): RateLimitStore {
   const windows = new Map<string, number[]>();
   /** Lease sets: token → expiry (ms). */
   const leases = new Map<string, Map<string, number>>();
+  /** Short histories (`pushRecent`), newest entry first, the most recently pushed list last. */
+  const lists = new Map<string, string[]>();
   let operations = 0;
 
   /**
@@ -124,12 +132,29 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       }
       return Promise.resolve();
     },
+    pushRecent(key, entry, keep) {
+      const list = lists.get(key) ?? [];
+      list.unshift(entry);
+      if (list.length > keep) list.length = keep;
+      // Moved to the end: the lists pushed to least recently are the first dropped past the bound.
+      lists.delete(key);
+      lists.set(key, list);
+      if (lists.size > MAX_LISTS) {
+        const oldest = lists.keys().next();
+        if (oldest.done !== true) lists.delete(oldest.value);
+      }
+      return Promise.resolve();
+    },
+    recent(key, count) {
+      return Promise.resolve((lists.get(key) ?? []).slice(0, Math.max(0, count)));
+    },
     ping() {
       return Promise.resolve();
     },
     close() {
       windows.clear();
       leases.clear();
+      lists.clear();
       return Promise.resolve();
     },
   };

@@ -92,6 +92,14 @@ export interface RateLimitStore {
    * as a wrong-key failure for the next minute).
    */
   release(key: string, token: string, keep?: { until: number; now: number }): Promise<void>;
+  /**
+   * Prepends `entry` to the list `key` and keeps its newest `keep` entries; the list is dropped `ttlMs`
+   * after its last push (Redis: LPUSH, LTRIM, PEXPIRE in one pipeline). For short histories such as a
+   * system's last refusals; a list key is never used as a window or a lease set.
+   */
+  pushRecent(key: string, entry: string, keep: number, ttlMs: number): Promise<void>;
+  /** The newest `count` entries of the list `key`, newest first (Redis: LRANGE). */
+  recent(key: string, count: number): Promise<string[]>;
   /** Resolves when the store answers; rejects when it is unreachable. The readiness check calls it. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -330,6 +330,20 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
       }
       await scripts.release(key, token, keep.until, ttl(keep.until - keep.now));
     },
+    async pushRecent(key, entry, keep, ttlMs) {
+      const replies = await client
+        .pipeline()
+        .lpush(key, entry)
+        .ltrim(key, 0, keep - 1)
+        .pexpire(key, ttl(ttlMs))
+        .exec();
+      const failed = replies?.find(([error]) => error !== null)?.[0];
+      if (failed) throw failed;
+    },
+    async recent(key, count) {
+      if (count <= 0) return [];
+      return client.lrange(key, 0, count - 1);
+    },
     async ping() {
       await client.ping();
     },

@@ -166,6 +166,7 @@ describeEachDialect('admin route table against the admin listener', (dialect) =>
     const page = bodyOf(await run({ method: 'GET', url: `${HD}/tickets?limit=1` }));
     expect(page.next_cursor).not.toBeNull();
     await run({ method: 'GET', url: `${HD}/tickets?cursor=${String(page.next_cursor)}&system=alpha` });
+    await run({ method: 'GET', url: `${HD}/systems/alpha/refusals` });
 
     await run({ method: 'PUT', url: `${HD}/maintenance`, body: { enabled: false } });
     await run({ method: 'GET', url: `${HD}/maintenance` });
@@ -212,6 +213,7 @@ describeEachDialect('admin route table against the admin listener', (dialect) =>
     await run({ method: 'POST', url: `${keyUrl}/pause` });
     await run({ method: 'POST', url: `${keyUrl}/reactivate` });
     await run({ method: 'POST', url: `${keyUrl}/revoke` });
+    await run({ method: 'GET', url: `${account}/refusals?limit=10` });
 
     // The key audit trail.
     await run({ method: 'GET', url: '/admin/v1/audit/keys?kind=merchant&limit=2' });

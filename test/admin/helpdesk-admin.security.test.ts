@@ -136,7 +136,9 @@ describeEachDialect('admin API, help desk: tokens and roles', (dialect) => {
       expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
       expect(metrics.body).toMatch(/^# HELP http_requests_total /m);
       expect(metrics.body).toMatch(/^# TYPE http_requests_total counter$/m);
-      expect(metrics.body).toMatch(/^http_requests_total\{api="helpdesk",status="401"\} 1$/m);
+      expect(metrics.body).toMatch(
+        /^http_requests_total\{api="helpdesk",operation="getHelpDeskTicketOptions",status="401",code="unauthorized"\} 1$/m,
+      );
     });
   });
 });

@@ -127,7 +127,7 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     expect(shown.json()).toMatchObject({ active: false });
     const missing = await cli('systems', 'show', 'nope');
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/404 Not Found: .*\(code not_found\)/);
+    expect(missing.stderr).toMatch(/404 Not Found: .*\(code not_found, request [0-9a-f-]{36}\)/);
   });
 
   it('maintenance on and off: the ticket API answers 503 in between', async () => {
@@ -263,7 +263,7 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     expect((await cli('keys', 'revoke', 'keyacct', id, '--json')).json()).toMatchObject({ state: 'revoked' });
     const again = await cli('keys', 'reactivate', 'keyacct', id);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/409 Conflict: .*\(code conflict\)/);
+    expect(again.stderr).toMatch(/409 Conflict: .*\(code conflict, request [0-9a-f-]{36}\)/);
     const nothing = await cli('keys', 'edit', 'keyacct', id);
     expect(nothing.code).toBe(2);
 
@@ -294,6 +294,23 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     expect(next.data.map((event) => event.event)).toEqual(['paused', 'rotated']);
     expect((await cli('audit', '--key', id)).code).toBe(2); // --key needs --account
     expect((await cli('audit', '--account', 'nope')).code).toBe(1); // 404
+
+    // Why did my call fail: the revoked key's refused call, with the request id its caller saw.
+    const refused = await ping(invalidated.key);
+    expect(refused.status).toBe(401);
+    const requestId = refused.headers['x-request-id'];
+    let refusals: { request_id: string; status: number; code: string | null }[] = [];
+    for (let tries = 0; tries < 50 && refusals.length === 0; tries += 1) {
+      // The refusal log is written after the answer, off the request's path.
+      refusals = (await cli('refusals', '--account', 'keyacct', '--json')).json<{
+        data: typeof refusals;
+      }>().data;
+    }
+    expect(refusals[0]).toMatchObject({ request_id: requestId, status: 401, code: 'invalid_token' });
+    expect((await cli('refusals', '--account', 'keyacct', '--limit', '1')).stdout).toContain(
+      String(requestId),
+    );
+    expect((await cli('refusals')).code).toBe(2); // one of --system or --account
   });
 
   it('users: invite a person to the merchant panel, list them; the same address again once accepted is 409', async () => {

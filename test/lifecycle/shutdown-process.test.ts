@@ -227,7 +227,8 @@ describeEachProcessDatabase('shutdown under ticket load (real process)', (kind) 
   }, 60_000);
 
   it('a request admitted before the close finishes (201, stored); requests that arrive after it on kept-alive connections get each listener’s own 503, and new connections are refused', async () => {
-    const { server, key } = await start({ SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'info' });
+    // Debug: a request's arrival is logged there (its one info line comes once it is answered).
+    const { server, key } = await start({ SHUTDOWN_DRAIN_MS: '0', LOG_LEVEL: 'debug' });
     const connections: RawConnection[] = [];
     const open = async (port: number) => {
       const connection = await openConnection(port);
@@ -235,7 +236,7 @@ describeEachProcessDatabase('shutdown under ticket load (real process)', (kind) 
       return connection;
     };
     try {
-      // Admitted: its headers are in (the server logged it), its body not yet.
+      // Admitted: its headers are in (the server logged its arrival), its body not yet.
       const body = JSON.stringify(ticket('admitted-before-the-close'));
       const admitted = await open(server.port);
       admitted.write(

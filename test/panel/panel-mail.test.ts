@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { redactKeys } from '../../src/http/logger-options.js';
 import { createLogMailTransport } from '../../src/mail/log-transport.js';
 import { claimDueMail } from '../../src/mail/outbox-repository.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
@@ -68,5 +69,12 @@ describe('merchant panel: invitation and password reset e-mails', () => {
       expect(logged).toContain('http://panel.test/panel/set-password?…');
       expect(logged).toContain('Redefini');
     });
+  });
+  it('the request log writes a one-time link without its token', () => {
+    const token = 'aB3_'.repeat(10) + 'xyz';
+    expect(redactKeys(`/panel/set-password?token=${token}`)).toBe('/panel/set-password?token=[redacted]');
+    expect(redactKeys(`/panel/set-password?lang=en&token=${token}#x`)).toBe(
+      '/panel/set-password?lang=en&token=[redacted]#x',
+    );
   });
 });

@@ -556,6 +556,8 @@ describeEachDialect('POS API, limits', (dialect) => {
       waitBelow: (...args) => reach(() => memory.waitBelow(...args)),
       acquire: (...args) => reach(() => memory.acquire(...args)),
       release: (...args) => reach(() => memory.release(...args)),
+      pushRecent: (...args) => reach(() => memory.pushRecent(...args)),
+      recent: (...args) => reach(() => memory.recent(...args)),
       ping: () => reach(() => memory.ping()),
       close: () => memory.close(),
     };

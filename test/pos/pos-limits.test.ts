@@ -82,6 +82,8 @@ function unreachableStore(): RateLimitStore {
     waitBelow: fail,
     acquire: fail,
     release: fail,
+    pushRecent: fail,
+    recent: fail,
     ping: fail,
     close: () => Promise.resolve(),
   };

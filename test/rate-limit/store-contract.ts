@@ -16,6 +16,18 @@ export const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);
  * keys no other test sees; closing and cleaning up are the caller's.
  */
 export function describeRateLimitStoreContract(openStore: () => Promise<RateLimitStore>): void {
+  describe('pushRecent and recent', () => {
+    it('keeps the newest entries, newest first, up to `keep` (README, Why did my call fail)', async () => {
+      const store = await openStore();
+      expect(await store.recent('list', 10)).toEqual([]);
+      for (let i = 1; i <= 5; i += 1) await store.pushRecent('list', `entry ${i}`, 3, WINDOW);
+      expect(await store.recent('list', 10)).toEqual(['entry 5', 'entry 4', 'entry 3']);
+      expect(await store.recent('list', 2)).toEqual(['entry 5', 'entry 4']);
+      expect(await store.recent('list', 0)).toEqual([]);
+      expect(await store.recent('another list', 10)).toEqual([]);
+    });
+  });
+
   describe('take', () => {
     it('admits up to the limit, then refuses (Limits, calls per system)', async () => {
       const store = await openStore();
