@@ -23,6 +23,7 @@ import { guardClosing } from './lifecycle/closing-guard.js';
 import { publicClosingRefusal } from './lifecycle/closing-refusals.js';
 import { OneLinePerRequest } from './observability/request-log-controller.js';
 import { createRequestObserver } from './observability/request-observer.js';
+import { registerPanel } from './panel/panel-routes.js';
 import { createPosApiHandler } from './pos/pos-api.js';
 import { POS_API_PREFIX } from './pos/pos-routes.js';
 import type { Services } from './services.js';
@@ -138,6 +139,9 @@ export function buildApp(config: Config, deps: AppDeps): App {
     clock,
     notFound: answerNotFound,
   });
+  // The merchant panel (issue 13): its own scope under /panel, with its sessions, forms and pages; none
+  // of the APIs' gates apply there, and nothing of it under the APIs' prefixes.
+  if (config.panel) registerPanel(publicApp, { services });
   publicApp.setErrorHandler((error, request, reply) => {
     // Fastify refuses a malformed Content-Type (and QUERY without one) before any route runs; the APIs
     // judge method and type themselves, in their documented order of problems.

@@ -81,6 +81,10 @@ export interface Config {
   readonly smtpUrl: string | null;
   /** The From of e-mail to merchants. */
   readonly mailFrom: string;
+  /** The merchant panel under /panel/ on the public listener (`PANEL=false` turns it off). */
+  readonly panel: boolean;
+  /** Signs the web faces' session cookies (32 characters at least; every process of a fleet the same). */
+  readonly sessionSecret: string;
 }
 
 /** One variable the service cannot start with, and what to do about it. */
@@ -181,6 +185,8 @@ const schema = z.object({
       'must be an address, or a name and <address>',
     )
     .default('Partner Gateway <no-reply@localhost>'),
+  PANEL: z.enum(['true', 'false']).default('true'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
@@ -285,8 +291,20 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     ['NODE_ENV', 'REDIS_URL', 'CURSOR_SECRET'],
     () =>
       field('CURSOR_SECRET') ??
-      randomSecret(field('NODE_ENV') === 'production', present.REDIS_URL !== undefined),
+      randomSecret(field('NODE_ENV') === 'production', present.REDIS_URL !== undefined, 'CURSOR_SECRET'),
   );
+  // Only the panel signs session cookies: with PANEL=false a random secret of no use is fine anywhere.
+  const sessionSecret = check(['NODE_ENV', 'REDIS_URL', 'SESSION_SECRET', 'PANEL'], () => {
+    const needed = field('PANEL') === 'true';
+    return (
+      field('SESSION_SECRET') ??
+      randomSecret(
+        needed && field('NODE_ENV') === 'production',
+        needed && present.REDIS_URL !== undefined,
+        'SESSION_SECRET',
+      )
+    );
+  });
   // Node refuses a head timeout longer than the whole request's: the head is part of the request.
   check(['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'], () => {
     const request = field('HTTP_REQUEST_TIMEOUT_MS');
@@ -309,7 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     database === undefined ||
     databaseRead === undefined ||
     trustProxy === undefined ||
-    cursorSecret === undefined
+    cursorSecret === undefined ||
+    sessionSecret === undefined
   ) {
     throw new ConfigError(problems.sort((x, y) => orderOf(x.variable) - orderOf(y.variable)));
   }
@@ -350,18 +369,24 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    panel: e.PANEL === 'true',
+    sessionSecret,
   };
   return Object.freeze(config);
 }
 
-function randomSecret(production: boolean, fleet: boolean): string {
-  // Cursors signed with a per-process secret stop working after a restart and differ between processes
-  // of a fleet; production, and every process of a fleet, must set CURSOR_SECRET.
-  if (production) throw new ConfigError({ variable: 'CURSOR_SECRET', message: 'must be set in production' });
+function randomSecret(
+  production: boolean,
+  fleet: boolean,
+  variable: 'CURSOR_SECRET' | 'SESSION_SECRET',
+): string {
+  // Cursors and session cookies signed with a per-process secret stop working after a restart and differ
+  // between processes of a fleet; production, and every process of a fleet, must set the secret.
+  if (production) throw new ConfigError({ variable, message: 'must be set in production' });
   if (fleet) {
     throw new ConfigError({
-      variable: 'CURSOR_SECRET',
-      message: 'must be set when REDIS_URL is (every process of a fleet signs cursors with the same secret)',
+      variable,
+      message: 'must be set when REDIS_URL is (every process of a fleet signs with the same secret)',
     });
   }
   return randomBytes(32).toString('base64url');

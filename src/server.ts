@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { helpdeskIsEmpty, seedHelpdeskDemo, DEMO_SYSTEM } from './helpdesk/demo.js';
+import { seedPanelDemoUser } from './panel/panel-demo.js';
 import { DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
@@ -18,6 +19,8 @@ import { StartFailure, databaseFailure, listenFailure, redisFailure } from './st
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
 // public and admin ports, and on SIGTERM/SIGINT drains, closes and exits (src/lifecycle/shutdown.ts).
+
+/** The demo merchant's panel user. */
 
 function readConfig(): Config {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -80,6 +83,13 @@ async function main(): Promise<void> {
     log.info(`creating the point-of-sale demo (${DEMO_RECEIPTS} receipts)`);
     const { key } = await seedPosDemo(services);
     printPosDemo(config, key);
+    if (config.panel) {
+      // The demo merchant's panel user (issue 13): its password is printed this once, like the keys.
+      const user = await seedPanelDemoUser(services);
+      process.stdout.write(
+        `Merchant panel: ${config.publicBaseUrl}/panel/ e-mail ${user.email} password ${user.password}\n\n`,
+      );
+    }
   }
 
   await listenOr(app.public, {

@@ -23,6 +23,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { bucketSalesReader } from './pos/bucket-sales-reader.js';
 import { sweepMerchantKeyTimeEvents } from './pos/key-time-events.js';
 import { createMerchantKeyService, type MerchantKeyService } from './pos/merchant-key-service.js';
+import { createMerchantUserService, type MerchantUserService } from './pos/merchant-user-service.js';
 import { createPosDataService, type PosDataService } from './pos/pos-data-service.js';
 import { createPosLimits, type PosLimits } from './pos/pos-limits.js';
 import { createReceiptIngestion, type ReceiptIngestion } from './pos/receipt-ingestion.js';
@@ -93,6 +94,8 @@ export interface Services {
   readonly receipts: ReceiptIngestion;
   /** Merchants' API keys. */
   readonly merchantKeys: MerchantKeyService;
+  /** The people of merchant accounts who sign in to the panel. */
+  readonly merchantUsers: MerchantUserService;
   /** The POS API's quotas, ceilings, IP block and sales leases. */
   readonly limits: PosLimits;
   /** Sales figures by payment method and brand, for the POS API and the merchant panel's reports. */
@@ -151,6 +154,11 @@ export function createServices(deps: ServiceDeps): Services {
       db,
       clock,
       rotationGraceSeconds: config.posRotationGraceSeconds,
+    }),
+    merchantUsers: createMerchantUserService({
+      db,
+      clock,
+      panelUrl: `${config.publicBaseUrl}/panel`,
     }),
     limits,
     sales: createSalesService({

@@ -88,6 +88,8 @@ describe('loadConfig', () => {
       UPLOAD_TIMEOUT_MS: '120000',
       SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
       MAIL_FROM: 'Gateway <no-reply@example.com>',
+      PANEL: 'true',
+      SESSION_SECRET: 'session-secret-0123456789-0123456789',
     });
     expect(config).toEqual({
       env: 'production',
@@ -125,6 +127,8 @@ describe('loadConfig', () => {
       uploadTimeoutMs: 120_000,
       smtpUrl: 'smtps://mailer:secret@smtp.example.com:465',
       mailFrom: 'Gateway <no-reply@example.com>',
+      panel: true,
+      sessionSecret: 'session-secret-0123456789-0123456789',
     });
   });
 
@@ -227,6 +231,7 @@ describe('loadConfig', () => {
       'TRUST_PROXY',
       'LOG_LEVEL',
       'HTTP_HEADERS_TIMEOUT_MS',
+      'SESSION_SECRET',
     ]);
     expect(error.message).toMatch(/^PORT: must be a whole number \(got "abc"\); DATABASE_URL: /);
     expect(error.message).not.toContain('\n');
@@ -278,12 +283,27 @@ describe('loadConfig', () => {
 
   it('a fleet (REDIS_URL) needs CURSOR_SECRET: every process must sign cursors alike', () => {
     expect(configError({ REDIS_URL: 'redis://cache:6379' }).message).toMatch(/^CURSOR_SECRET:/);
-    const fleet = loadConfig({ REDIS_URL: 'redis://cache:6379', CURSOR_SECRET: 'c'.repeat(16) });
+    const fleet = loadConfig({
+      REDIS_URL: 'redis://cache:6379',
+      CURSOR_SECRET: 'c'.repeat(16),
+      SESSION_SECRET: 's'.repeat(32),
+    });
     expect(fleet).toMatchObject({
       redisUrl: 'redis://cache:6379',
       redisKeyPrefix: 'gw:',
       redisTimeoutMs: 500,
     });
+  });
+
+  it('the panel (on by default) needs SESSION_SECRET in production and in a fleet; PANEL=false does not', () => {
+    expect(configError({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(16) }).message).toBe(
+      'SESSION_SECRET: must be set in production',
+    );
+    expect(configError({ SESSION_SECRET: 'short' }).message).toMatch(/^SESSION_SECRET: must be at least 32/);
+    expect(configError({ SESSION_SECRET: 'short' }).message).not.toContain('short"');
+    const off = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(16), PANEL: 'false' });
+    expect(off.panel).toBe(false);
+    expect(loadConfig({}).panel).toBe(true);
   });
 
   it('a read replica needs PostgreSQL as the primary too; without one the data routes read the primary', () => {

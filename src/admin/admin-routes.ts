@@ -3,6 +3,7 @@ import { healthAdminRoutes } from './health-admin-routes.js';
 import { helpdeskAdminRoutes } from './helpdesk-admin-routes.js';
 import { keyAuditAdminRoutes } from './key-audit-admin-routes.js';
 import { merchantKeyAdminRoutes } from './merchant-key-admin-routes.js';
+import { merchantUserAdminRoutes } from './merchant-user-admin-routes.js';
 import { openApiAdminRoutes } from './openapi-admin-routes.js';
 import { posDataAdminRoutes } from './pos-data-admin-routes.js';
 import { refusalAdminRoutes } from './refusal-admin-routes.js';
@@ -15,6 +16,7 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...helpdeskAdminRoutes,
   ...posDataAdminRoutes,
   ...merchantKeyAdminRoutes,
+  ...merchantUserAdminRoutes,
   ...keyAuditAdminRoutes,
   ...refusalAdminRoutes,
 ];

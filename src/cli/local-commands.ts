@@ -5,6 +5,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { DEMO_SYSTEM, helpdeskIsEmpty, seedHelpdeskDemo } from '../helpdesk/demo.js';
 import { DEMO_ACCOUNT, DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from '../pos/demo.js';
+import { seedPanelDemoUser } from '../panel/panel-demo.js';
 import { createMemoryRateLimitStore } from '../rate-limit/memory-store.js';
 import { createServices } from '../services.js';
 import { CliError, EXIT } from './cli-error.js';
@@ -92,6 +93,7 @@ function demoCommand(): Command {
             ? {
                 account: DEMO_ACCOUNT,
                 key: (await seedPosDemo(services, { receipts: options.receipts })).key,
+                panel: config.panel ? await seedPanelDemoUser(services) : null,
               }
             : null;
           if (helpDesk === null && pos === null) {
@@ -111,7 +113,9 @@ function demoCommand(): Command {
               out.line(
                 `Point-of-sale demo: account "${pos.account}", places SP01, MAN01, REC01, key ${pos.key}`,
               );
-            out.note('The keys are shown only this once.');
+            if (pos?.panel != null)
+              out.line(`Merchant panel (/panel/): e-mail ${pos.panel.email} password ${pos.panel.password}`);
+            out.note('The keys and the password are shown only this once.');
           });
         } finally {
           await rateLimits.close();

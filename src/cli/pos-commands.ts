@@ -4,7 +4,7 @@ import { usageError } from './cli-error.js';
 import { action, list } from './context.js';
 import type { Output } from './output.js';
 
-// The point-of-sale commands: merchant accounts, places, events, merchants' keys (admin-api.md, Point of
+// The point-of-sale commands: merchant accounts, places, events, merchants' keys, panel users (admin-api.md, Point of
 // sale), each one admin API call. Receipts are `import receipts` (import-receipts.ts).
 
 const BASE = '/admin/v1/pos';
@@ -372,6 +372,45 @@ function keysCommand(): Command {
 }
 
 /** The point-of-sale commands (receipts apart). */
+function usersCommand(): Command {
+  const users = new Command('users').description(
+    "The people of a merchant's account who sign in to the merchant panel (/panel/).",
+  );
+  users
+    .command('list')
+    .description('Lists the panel users of an account (never a password or its hash).')
+    .argument('<account>', 'the account id')
+    .action(
+      action(async ({ out, admin }, account: string) => {
+        showMany(out, await admin().call<Entry[]>('GET', `${BASE}/accounts/${seg(account)}/users`), [
+          'id',
+          'email',
+          'name',
+          'active',
+        ]);
+      }),
+    );
+  users
+    .command('invite')
+    .description(
+      'Invites a person to the panel: the e-mail carries a one-time link (72 hours) to set a password; for one not yet accepted, a new link replaces the earlier one.',
+    )
+    .argument('<account>', 'the account id')
+    .requiredOption('--email <address>', 'their e-mail address')
+    .requiredOption('--name <name>', 'their name, as the panel greets them')
+    .action(
+      action(async ({ out, admin }, account: string, options: { email: string; name: string }) => {
+        showOne(
+          out,
+          await admin().call<Entry>('POST', `${BASE}/accounts/${seg(account)}/users`, {
+            body: { email: options.email, name: options.name },
+          }),
+        );
+      }),
+    );
+  return users;
+}
+
 export function posCommands(): Command[] {
-  return [accountsCommand(), placesCommand(), eventsCommand(), keysCommand()];
+  return [accountsCommand(), placesCommand(), eventsCommand(), keysCommand(), usersCommand()];
 }

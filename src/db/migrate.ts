@@ -7,6 +7,7 @@ import * as salesBuckets from './migrations/0003-sales-buckets.js';
 import * as eventsKeyset from './migrations/0004-events-keyset.js';
 import * as keyAudit from './migrations/0005-key-audit.js';
 import * as mailOutbox from './migrations/0006-mail-outbox.js';
+import * as webUsers from './migrations/0007-web-users.js';
 
 // Migrations are listed here rather than read from a folder, so that they work the same from the
 // TypeScript sources (tests) and from the compiled build.
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004-events-keyset': eventsKeyset,
   '0005-key-audit': keyAudit,
   '0006-mail-outbox': mailOutbox,
+  '0007-web-users': webUsers,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

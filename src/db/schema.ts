@@ -260,6 +260,39 @@ export interface KeyAuditEventTable {
   once_key: string | null;
 }
 
+/** A person of a merchant account who signs in to the panel (issue 13). */
+export interface MerchantUserTable {
+  id: string;
+  account_id: string;
+  /** Lower-cased e-mail address, unique. */
+  email: string;
+  name: string;
+  /** scrypt hash (src/web/password-hash.ts); null until the invitation is accepted. */
+  password_hash: string | null;
+  disabled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A one-time link sent by e-mail: an invitation (72 h) or a password reset (1 h). */
+export interface MerchantUserLinkTable {
+  token_hash: string;
+  user_id: string;
+  purpose: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** A session of a web face (the panel, the console): the session plugin's data as JSON. */
+export interface WebSessionTable {
+  id_hash: string;
+  face: string;
+  user_id: string | null;
+  data: string;
+  expires_at: number;
+}
+
 export interface Database {
   hd_companies: HdCompanyTable;
   hd_category_types: HdCategoryTypeTable;
@@ -278,6 +311,9 @@ export interface Database {
   pos_keys: PosKeyTable;
   mail_outbox: MailOutboxTable;
   key_audit_events: KeyAuditEventTable;
+  merchant_users: MerchantUserTable;
+  merchant_user_links: MerchantUserLinkTable;
+  web_sessions: WebSessionTable;
 }
 
 export type HdSystemRow = Selectable<HdSystemTable>;

@@ -9,6 +9,8 @@ export interface MailDocument {
   greeting: string;
   /** What happened, in one sentence. */
   lead: string;
+  /** A link to follow (a one-time link: in the text on a line of its own, in the HTML a link). */
+  action?: { readonly label: string; readonly url: string };
   /** Labelled facts (`Chave`, `Identificador`, …), in order. */
   facts: readonly (readonly [label: string, value: string])[];
   /** A list of changes, shown as bullets; may be empty. */
@@ -22,6 +24,7 @@ export interface MailDocument {
 /** The plain-text body. */
 export function renderText(doc: MailDocument): string {
   const lines = [doc.greeting, '', doc.lead, ''];
+  if (doc.action !== undefined) lines.push(`${doc.action.label}:`, doc.action.url, '');
   if (doc.changes.length > 0) lines.push(...doc.changes.map((change) => `- ${change}`), '');
   lines.push(...doc.facts.map(([label, value]) => `${label}: ${value}`), '');
   for (const paragraph of doc.closing) lines.push(paragraph, '');
@@ -33,6 +36,8 @@ export function renderText(doc: MailDocument): string {
 export function renderHtml(doc: MailDocument, page: { language: string; title: string }): string {
   const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
   const parts = [p(doc.greeting), p(doc.lead)];
+  if (doc.action !== undefined)
+    parts.push(`<p><a href="${escapeHtml(doc.action.url)}">${escapeHtml(doc.action.label)}</a></p>`);
   if (doc.changes.length > 0)
     parts.push(`<ul>${doc.changes.map((change) => `<li>${escapeHtml(change)}</li>`).join('')}</ul>`);
   parts.push(

@@ -24,7 +24,10 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
   let database: ProcessDatabase | undefined;
   let server: ServerProcess | undefined;
   let dir: string;
-  let keys: { help_desk: { key: string }; pos: { key: string } };
+  let keys: {
+    help_desk: { key: string };
+    pos: { key: string; panel: { email: string; password: string } | null };
+  };
   const local = () => ({ DATABASE_URL: database!.url });
   const admin = () => ({ ADMIN_TOKEN: TOKEN, ADMIN_URL: `http://127.0.0.1:${server!.adminPort}` });
   const cli = (...args: string[]) => runCli(args, admin());
@@ -53,6 +56,11 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     expect([again.code, again.stdout]).toEqual([0, 'Database is up to date.\n']);
     expect(keys.help_desk.key).toMatch(/^gtes_/);
     expect(keys.pos.key).toMatch(/^gtpk_/);
+    // The demo merchant's panel user, its password shown this once beside the keys.
+    expect(keys.pos.panel).toEqual({
+      email: 'demo@example.com',
+      password: expect.stringMatching(/^\S{16}$/),
+    });
     const demo = await runCli(['demo'], local());
     expect(demo.code).toBe(1);
     expect(demo.stderr).toContain('already holds');
@@ -303,6 +311,30 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
       String(requestId),
     );
     expect((await cli('refusals')).code).toBe(2); // one of --system or --account
+  });
+
+  it('users: invite a person to the merchant panel, list them; the same address again once accepted is 409', async () => {
+    await cli('accounts', 'put', 'useracct', '--name', 'Users');
+    const invited = await cli(
+      'users',
+      'invite',
+      'useracct',
+      '--email',
+      'Ana@Users.example',
+      '--name',
+      'Ana',
+      '--json',
+    );
+    expect(invited.code, invited.stderr).toBe(0);
+    expect(invited.json()).toMatchObject({ account: 'useracct', email: 'ana@users.example', active: false });
+    const listed = await cli('users', 'list', 'useracct');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('ana@users.example');
+    const missing = await cli('users', 'invite', 'useracct', '--name', 'Ana');
+    expect(missing.code).toBe(2);
+    const unknown = await cli('users', 'invite', 'nobody', '--email', 'x@users.example', '--name', 'X');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/404/);
   });
 
   it('import receipts: NDJSON and CSV in chunks, a summary with the counts; the same file again is unchanged', async () => {

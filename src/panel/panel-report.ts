@@ -1,0 +1,113 @@
+import { addMonths, dayAt, formatDay, parseDay, startOfDay, type CalendarDay } from '../lib/calendar.js';
+import type { SalesByPaymentMethod } from '../pos/sales-query.js';
+
+// The period of the panel's two financial reports (issue 13; pos-data-api.md: "The panel works in
+// UTC-03:00 and includes the last second"): days chosen in UTC-03:00, from the first day's 00:00 to the
+// day after the last at 00:00 (-03:00), the same period the API is asked for. Quick periods are counted
+// from today there.
+
+/** The panel's days are days of UTC-03:00. */
+export const PANEL_OFFSET_MS = -3 * 3_600_000;
+/** The API's longest period without an event (pos-data-api.md, Limits). */
+export const MAX_PERIOD_DAYS = 120;
+const DAY_MS = 86_400_000;
+
+/** A period of whole days, both included. */
+export interface DayPeriod {
+  from: string;
+  to: string;
+}
+
+function shift(day: CalendarDay, days: number): CalendarDay {
+  return dayAt(startOfDay(day, 0) + days * DAY_MS, 0);
+}
+
+/** Today, yesterday, the last 7 days, this month and last month, as seen in UTC-03:00 at `now`. */
+export function quickPeriods(
+  now: number,
+): Record<'today' | 'yesterday' | 'last7' | 'thisMonth' | 'lastMonth', DayPeriod> {
+  const today = dayAt(now, PANEL_OFFSET_MS);
+  const firstOfMonth: CalendarDay = { ...today, day: 1 };
+  const firstOfLast = addMonths(firstOfMonth, -1);
+  return {
+    today: { from: formatDay(today), to: formatDay(today) },
+    yesterday: { from: formatDay(shift(today, -1)), to: formatDay(shift(today, -1)) },
+    last7: { from: formatDay(shift(today, -6)), to: formatDay(today) },
+    thisMonth: { from: formatDay(firstOfMonth), to: formatDay(today) },
+    lastMonth: { from: formatDay(firstOfLast), to: formatDay(shift(firstOfMonth, -1)) },
+  };
+}
+
+/** The instants the API is asked for: [first day 00:00 -03:00, day after the last 00:00 -03:00). */
+export type PeriodCheck =
+  | { ok: true; from: number; to: number }
+  | { ok: false; field: 'from' | 'to'; problem: 'dateInvalid' | 'periodReversed' | 'periodTooLong' };
+
+export function periodInstants(period: DayPeriod, withEvent: boolean): PeriodCheck {
+  const first = parseDay(period.from);
+  if (first === null) return { ok: false, field: 'from', problem: 'dateInvalid' };
+  const last = parseDay(period.to);
+  if (last === null) return { ok: false, field: 'to', problem: 'dateInvalid' };
+  const from = startOfDay(first, PANEL_OFFSET_MS);
+  const to = startOfDay(shift(last, 1), PANEL_OFFSET_MS);
+  if (to <= from) return { ok: false, field: 'from', problem: 'periodReversed' };
+  if (!withEvent && to - from > MAX_PERIOD_DAYS * DAY_MS)
+    return { ok: false, field: 'to', problem: 'periodTooLong' };
+  return { ok: true, from, to };
+}
+
+function csvField(value: string | number): string {
+  const text = String(value);
+  return /[",\n\r;]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csv(rows: (string | number)[][]): string {
+  // A byte-order mark so that spreadsheet programs read the accents as UTF-8.
+  return '\uFEFF' + rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/** The receipts summary as CSV: the API's codes and exact money text, so a program can read it too. */
+export function receiptsCsv(figures: SalesByPaymentMethod): string {
+  return csv([
+    ['payment_method', 'label', 'count', 'amount', 'share', 'currency'],
+    ...figures.data.map((line) => [
+      line.payment_method,
+      line.label,
+      line.count,
+      line.amount,
+      line.share,
+      figures.currency,
+    ]),
+    [
+      'total',
+      '',
+      figures.total.count,
+      figures.total.amount,
+      figures.data.length === 0 ? '0.000' : '100.000',
+      figures.currency,
+    ],
+  ]);
+}
+
+/** The brand lines of the period: every TEF method's brands, as in the API's `data[].brands[]`. */
+export function brandLines(figures: SalesByPaymentMethod) {
+  return figures.data.flatMap((line) =>
+    line.brands.map((brand) => ({ method: line.payment_method, label: line.label, ...brand })),
+  );
+}
+
+/** The summary by brand as CSV. */
+export function brandsCsv(figures: SalesByPaymentMethod): string {
+  return csv([
+    ['payment_method', 'label', 'brand', 'count', 'amount', 'share', 'currency'],
+    ...brandLines(figures).map((line) => [
+      line.method,
+      line.label,
+      line.brand ?? '',
+      line.count,
+      line.amount,
+      line.share,
+      figures.currency,
+    ]),
+  ]);
+}

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+// Files the web faces' pages load (stylesheet, their script, the chart library), installed from npm or
+// written here, and served by the service under a path that changes with their bytes (issue 13: no CDN,
+// nothing fetched at run time).
+
+/** A file served under a fingerprinted path. */
+export interface WebAsset {
+  /** `<name>-<sha256 prefix>.<ext>`, relative to the face's assets folder. */
+  file: string;
+  type: string;
+  body: Buffer;
+  gzip: Buffer;
+}
+
+/** A fingerprinted asset of these parts. */
+export function webAsset(
+  name: string,
+  extension: string,
+  type: string,
+  parts: (Buffer | string)[],
+): WebAsset {
+  const body = Buffer.from(
+    parts
+      .map((part) => part.toString())
+      .join('\n')
+      .replace(/^\/[/*]# sourceMappingURL=.*$/gm, ''),
+  );
+  const fingerprint = createHash('sha256').update(body).digest('hex').slice(0, 16);
+  return { file: `${name}-${fingerprint}.${extension}`, type, body, gzip: gzipSync(body) };
+}
+
+/**
+ * A file beside an installed package's entry point (`packageFile('chart.js', 'chart.umd.min.js')`): a
+ * package's `exports` may not name the file itself.
+ */
+export function packageFile(name: string, file: string): Buffer {
+  return readFileSync(join(dirname(createRequire(import.meta.url).resolve(name)), file));
+}
+
+/** Answers with the asset: kept a year by the browser (its path changes with its bytes), gzip on request. */
+export function sendWebAsset(request: FastifyRequest, reply: FastifyReply, asset: WebAsset): FastifyReply {
+  reply
+    .type(asset.type)
+    .header('cache-control', 'public, max-age=31536000, immutable')
+    .header('vary', 'accept-encoding');
+  if (/\bgzip\b/i.test(request.headers['accept-encoding'] ?? '')) {
+    return reply.header('content-encoding', 'gzip').send(asset.gzip);
+  }
+  return reply.send(asset.body);
+}
