@@ -81,11 +81,15 @@ export async function claimDueMail(
     }));
 }
 
-/** Records that the sender `token` delivered the message. False when its lease was lost meanwhile. */
+/**
+ * Records that the sender `token` delivered the message. False when its lease was lost meanwhile. The
+ * bodies are dropped once delivered: a message may carry a one-time link (an invitation, a password
+ * reset) that must not outlive its delivery in a table; the row keeps who, what kind, the subject, when.
+ */
 export async function markMailSent(db: Db, id: string, token: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('mail_outbox')
-    .set({ sent_at: now, lease_token: null, last_error: null })
+    .set({ sent_at: now, lease_token: null, last_error: null, text_body: '', html_body: '' })
     .where('id', '=', id)
     .where('lease_token', '=', token)
     .executeTakeFirst();

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 import { conflict, notFound } from '../errors/refusals.js';
 import { randomAlphanumeric } from '../lib/identifiers.js';
 import { displayName } from '../lib/input-text.js';
@@ -130,28 +131,37 @@ export function createMerchantUserService(deps: {
         .executeTakeFirst();
       if (account === undefined) throw notFound(`account "${accountId}"`);
       const now = clock.now();
-      return db.transaction().execute(async (trx) => {
-        let row = await findUserByEmail(trx, input.email);
-        if (row !== undefined && (row.account_id !== accountId || row.password_hash !== null)) {
-          throw conflict(`A user with the e-mail address "${input.email}" already exists.`);
-        }
-        if (row === undefined) {
-          row = {
-            id: randomAlphanumeric(24),
-            account_id: accountId,
-            email: input.email,
-            name: input.name,
-            password_hash: null,
-            disabled_at: null,
-            created_at: now,
-            updated_at: now,
-          };
-          await insertUser(trx, row);
-        }
-        const link = await issueLink(trx, row, 'invitation', now);
-        await enqueueMail(trx, invitationMail(account, row, link), now);
-        return { user: toUser(row), expiresAt: link.expiresAt };
-      });
+      const attempt = () =>
+        db.transaction().execute(async (trx) => {
+          let row = await findUserByEmail(trx, input.email);
+          if (row !== undefined && (row.account_id !== accountId || row.password_hash !== null)) {
+            throw conflict(`A user with the e-mail address "${input.email}" already exists.`);
+          }
+          if (row === undefined) {
+            row = {
+              id: randomAlphanumeric(24),
+              account_id: accountId,
+              email: input.email,
+              name: input.name,
+              password_hash: null,
+              disabled_at: null,
+              created_at: now,
+              updated_at: now,
+            };
+            await insertUser(trx, row);
+          }
+          const link = await issueLink(trx, row, 'invitation', now);
+          await enqueueMail(trx, invitationMail(account, row, link), now);
+          return { user: toUser(row), expiresAt: link.expiresAt };
+        });
+      try {
+        return await attempt();
+      } catch (error) {
+        // Two first invitations of one address at once (PostgreSQL: neither saw the other's row): the
+        // second's insert meets the first's user. Run again, it finds that user: a new link, or 409.
+        if (!isUniqueViolation(error)) throw error;
+        return attempt();
+      }
     },
 
     /** The users of an account. */

@@ -279,6 +279,13 @@ describeEachDialect('e-mail to merchants', (dialect: Dialect) => {
       expect(await t.services.mailSender.sendDue()).toEqual({ taken: 1, sent: 1, failed: 0 });
       [row] = await listOutbox(t.db);
       expect(row).toMatchObject({ attempts: 3, sent_at: t.clock.now(), last_error: null });
+      // Delivered: the bodies are dropped (a message may carry a one-time link), the envelope stays.
+      const [kept] = await t.db
+        .selectFrom('mail_outbox')
+        .select(['kind', 'recipient', 'subject', 'text_body', 'html_body'])
+        .execute();
+      expect(kept).toMatchObject({ kind: 'pos_key_created', text_body: '', html_body: '' });
+      expect(kept?.subject).not.toBe('');
       t.clock.advance(24 * 3600 * SECOND);
       await t.services.mailSender.sendDue();
       expect(sink.received).toHaveLength(1);

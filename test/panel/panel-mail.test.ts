@@ -48,6 +48,25 @@ describe('merchant panel: invitation and password reset e-mails', () => {
       expect(await outbox(t)).toHaveLength(1);
     });
 
+    it('two first invitations of one address at once: both answered, one user, each invitation mailed', async () => {
+      await t.admin('PUT', '/admin/v1/pos/accounts/acme', { name: 'Acme Bares' });
+      const invite = () =>
+        t.adminRaw({
+          method: 'POST',
+          url: '/admin/v1/pos/accounts/acme/users',
+          payload: { email: 'bia@example.com', name: 'Bia' },
+        });
+      const answers = await Promise.all([invite(), invite(), invite()]);
+      expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201]);
+      const users = await t.db.selectFrom('merchant_users').select('email').execute();
+      expect(users).toEqual([{ email: 'bia@example.com' }]);
+      expect((await outbox(t)).map((message) => message.kind)).toEqual([
+        'panel_invitation',
+        'panel_invitation',
+        'panel_invitation',
+      ]);
+    });
+
     it('a password reset writes its message for a user only; the log transport writes no token', async () => {
       await t.admin('PUT', '/admin/v1/pos/accounts/acme', { name: 'Acme Bares' });
       await t.services.merchantUsers.ensureWithPassword('acme', 'ana@example.com', 'Ana', 'uma frase longa');
