@@ -215,6 +215,10 @@ describeEachDialect('admin route table against the admin listener', (dialect) =>
     await run({ method: 'POST', url: `${keyUrl}/revoke` });
     await run({ method: 'GET', url: `${account}/refusals?limit=10` });
 
+    // The merchant panel's people: an invitation, and the account's users.
+    await run({ method: 'POST', url: `${account}/users`, body: { email: 'ana@example.com', name: 'Ana' } });
+    await run({ method: 'GET', url: `${account}/users` });
+
     // The key audit trail.
     await run({ method: 'GET', url: '/admin/v1/audit/keys?kind=merchant&limit=2' });
     await run({ method: 'GET', url: '/admin/v1/helpdesk/systems/alpha/audit' });
