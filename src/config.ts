@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -293,16 +293,14 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       field('CURSOR_SECRET') ??
       randomSecret(field('NODE_ENV') === 'production', present.REDIS_URL !== undefined, 'CURSOR_SECRET'),
   );
-  // Only the panel signs session cookies: with PANEL=false a random secret of no use is fine anywhere.
-  const sessionSecret = check(['NODE_ENV', 'REDIS_URL', 'SESSION_SECRET', 'PANEL'], () => {
-    const needed = field('PANEL') === 'true';
+  // The panel's session cookies: SESSION_SECRET, or else a key derived from the cursors' secret, which
+  // production and every process of a fleet already share (and a process's own random one otherwise), so
+  // that the panel never adds a variable a deployment must set before it starts.
+  const sessionSecret = check(['SESSION_SECRET'], () => {
+    if (cursorSecret === undefined) return undefined; // CURSOR_SECRET's own problem is listed
     return (
       field('SESSION_SECRET') ??
-      randomSecret(
-        needed && field('NODE_ENV') === 'production',
-        needed && present.REDIS_URL !== undefined,
-        'SESSION_SECRET',
-      )
+      createHmac('sha256', cursorSecret).update('partner-gateway panel session cookies').digest('base64url')
     );
   });
   // Node refuses a head timeout longer than the whole request's: the head is part of the request.
@@ -375,13 +373,10 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   return Object.freeze(config);
 }
 
-function randomSecret(
-  production: boolean,
-  fleet: boolean,
-  variable: 'CURSOR_SECRET' | 'SESSION_SECRET',
-): string {
-  // Cursors and session cookies signed with a per-process secret stop working after a restart and differ
-  // between processes of a fleet; production, and every process of a fleet, must set the secret.
+function randomSecret(production: boolean, fleet: boolean, variable: 'CURSOR_SECRET'): string {
+  // Cursors (and the panel's session cookies, whose key derives from it) signed with a per-process secret
+  // stop working after a restart and differ between processes of a fleet; production, and every process
+  // of a fleet, must set the secret.
   if (production) throw new ConfigError({ variable, message: 'must be set in production' });
   if (fleet) {
     throw new ConfigError({

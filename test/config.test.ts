@@ -231,7 +231,6 @@ describe('loadConfig', () => {
       'TRUST_PROXY',
       'LOG_LEVEL',
       'HTTP_HEADERS_TIMEOUT_MS',
-      'SESSION_SECRET',
     ]);
     expect(error.message).toMatch(/^PORT: must be a whole number \(got "abc"\); DATABASE_URL: /);
     expect(error.message).not.toContain('\n');
@@ -295,13 +294,22 @@ describe('loadConfig', () => {
     });
   });
 
-  it('the panel (on by default) needs SESSION_SECRET in production and in a fleet; PANEL=false does not', () => {
-    expect(configError({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(16) }).message).toBe(
-      'SESSION_SECRET: must be set in production',
+  it('SESSION_SECRET: the panel signs with it, or with a key derived from CURSOR_SECRET, never required', () => {
+    // A deployment (production, a fleet) that starts today starts the same with the panel on.
+    const cursor = 'c'.repeat(16);
+    const production = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: cursor });
+    const fleet = loadConfig({ REDIS_URL: 'redis://cache:6379', CURSOR_SECRET: cursor });
+    expect(production.panel).toBe(true);
+    // Every process of a fleet derives the same key, and it is not the cursors' secret itself.
+    expect(fleet.sessionSecret).toBe(production.sessionSecret);
+    expect(fleet.sessionSecret).not.toContain(cursor);
+    expect(loadConfig({ CURSOR_SECRET: 'd'.repeat(16) }).sessionSecret).not.toBe(fleet.sessionSecret);
+    expect(loadConfig({ CURSOR_SECRET: cursor, SESSION_SECRET: 's'.repeat(32) }).sessionSecret).toBe(
+      's'.repeat(32),
     );
     expect(configError({ SESSION_SECRET: 'short' }).message).toMatch(/^SESSION_SECRET: must be at least 32/);
     expect(configError({ SESSION_SECRET: 'short' }).message).not.toContain('short"');
-    const off = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(16), PANEL: 'false' });
+    const off = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: cursor, PANEL: 'false' });
     expect(off.panel).toBe(false);
     expect(loadConfig({}).panel).toBe(true);
   });
