@@ -15,7 +15,7 @@ import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';
 import { createMetrics } from './metrics.js';
 import { createLogger } from './observability/logger.js';
-import { StartFailure, databaseFailure, listenFailure, redisFailure } from './start-failure.js';
+import { StartFailure, databaseFailure, listenFailure, redisUnreachable } from './start-failure.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
 // public and admin ports, and on SIGTERM/SIGINT drains, closes and exits (src/lifecycle/shutdown.ts).
@@ -174,13 +174,13 @@ async function openRateLimitStore(config: Config, log: Logger): Promise<RateLimi
     commandTimeoutMs: config.redisTimeoutMs,
     log,
   });
-  // A Redis that goes away later is survived (limits go unmeasured until it answers); one that does not
-  // answer at start is a mistake to fix first, not a fleet to start counting nothing.
+  // A Redis that does not answer at start is an outage like one that goes away later (README, When Redis
+  // or PostgreSQL is down): the process starts, serves what it can unmeasured, /readyz answers 503 until
+  // Redis answers; a process restarted during an outage must not crash-loop. One line says what to check.
   try {
     await store.ping();
   } catch {
-    await store.close();
-    throw redisFailure(config.redisUrl);
+    log.warn(redisUnreachable(config.redisUrl));
   }
   return store;
 }

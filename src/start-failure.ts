@@ -121,8 +121,8 @@ export function databaseFailure(
   }
 }
 
-/** Redis that does not answer at start: a fleet that would count its limits nowhere. */
-export function redisFailure(url: string): StartFailure {
+/** What to check when Redis does not answer at start (the process starts anyway, limits unmeasured). */
+export function redisUnreachable(url: string): string {
   let at = 'the server of REDIS_URL';
   try {
     const parsed = new URL(url);
@@ -130,7 +130,5 @@ export function redisFailure(url: string): StartFailure {
   } catch {
     // the configuration checked the URL; keep the generic words
   }
-  return new StartFailure(
-    `Redis at ${at} does not answer (REDIS_URL). Start Redis there or fix REDIS_URL; for a single process, leave REDIS_URL unset to count limits in the process.`,
-  );
+  return `Redis at ${at} does not answer (REDIS_URL): started with limits unmeasured and /readyz at 503 until it does. Start Redis there or fix REDIS_URL; for a single process, leave REDIS_URL unset to count limits in the process.`;
 }

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, startServer, type ServerProcess } from './support/server-process.js';
+import { freePort, http, startServer, type ServerProcess } from './support/server-process.js';
 
 // What an operator can get wrong at start, on the real entry point as a child process: each is one line
 // on stderr saying what failed and what to do, exit code 1, no stack trace and no secret.
@@ -96,15 +96,24 @@ describe('a start that cannot go on says why in one line (child processes)', () 
     },
   );
 
-  it('Redis unreachable at start', async () => {
+  it('Redis unreachable at start: the process starts (an outage, as later), says what to check in one line, not ready', async () => {
     const port = await freePort();
-    const line = await failedStart({
+    started = await startServer({
       ...sqlite(),
       REDIS_URL: `redis://:r3dis-pw@127.0.0.1:${port}`,
       CURSOR_SECRET: 'c'.repeat(32),
+      ADMIN_TOKEN: 'admin-token-0123456789',
     });
+    const [line] = await started.waitForOutput(/Redis at 127\.0\.0\.1:\d+ does not answer[^"]*/);
     expect(line).toBe(
-      `Cannot start: Redis at 127.0.0.1:${port} does not answer (REDIS_URL). Start Redis there or fix REDIS_URL; for a single process, leave REDIS_URL unset to count limits in the process.`,
+      `Redis at 127.0.0.1:${port} does not answer (REDIS_URL): started with limits unmeasured and /readyz at 503 until it does. Start Redis there or fix REDIS_URL; for a single process, leave REDIS_URL unset to count limits in the process.`,
+    );
+    await started.waitUntilListening();
+    expect(started.output()).not.toContain('r3dis-pw');
+    expect((await http(started.adminPort, 'GET', '/readyz')).status).toBe(503);
+    // The ticket API still answers (unmeasured), as in an outage that begins later.
+    expect((await http(started.port, 'GET', '/v1/api-external-system/help-desk-ticket-options')).status).toBe(
+      401,
     );
   });
 
