@@ -413,8 +413,19 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
             required
           />`;
 
-      const linkRefusal = (t: T, reason: 'unknown' | 'expired' | 'used') =>
-        t(reason === 'expired' ? 'linkExpired' : reason === 'used' ? 'linkUsed' : 'linkUnknown');
+      /** 410: a one-time link that does not exist, expired or was used, said as such. */
+      const sendLinkGone = (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        ctx: Ctx,
+        reason: 'unknown' | 'expired' | 'used',
+      ) => {
+        const title = ctx.t('setPasswordTitle');
+        const why = ctx.t(
+          reason === 'expired' ? 'linkExpired' : reason === 'used' ? 'linkUsed' : 'linkUnknown',
+        );
+        return send(request, reply, ctx, title, message(ctx, title, why), { status: 410 });
+      };
 
       const setPasswordPage = (ctx: Ctx, token: string, name: string, error: string | null) =>
         html` <div class="card narrow">
@@ -433,16 +444,7 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
         const token = text(request.query.token);
         const link = await merchantUsers.link(token);
         if (!link.ok) {
-          return send(
-            request,
-            reply,
-            ctx,
-            ctx.t('setPasswordTitle'),
-            message(ctx, ctx.t('setPasswordTitle'), linkRefusal(ctx.t, link.reason)),
-            {
-              status: 410,
-            },
-          );
+          return sendLinkGone(request, reply, ctx, link.reason);
         }
         return send(
           request,
@@ -461,16 +463,7 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
           const token = text(request.body.token);
           const link = await merchantUsers.link(token);
           if (!link.ok) {
-            return send(
-              request,
-              reply,
-              ctx,
-              ctx.t('setPasswordTitle'),
-              message(ctx, ctx.t('setPasswordTitle'), linkRefusal(ctx.t, link.reason)),
-              {
-                status: 410,
-              },
-            );
+            return sendLinkGone(request, reply, ctx, link.reason);
           }
           const password = text(request.body.password);
           const problem = passwordProblem(ctx.t, password, text(request.body.confirm));
@@ -488,16 +481,7 @@ export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
           }
           const done = await merchantUsers.setPasswordWithLink(token, password);
           if (!done.ok) {
-            return send(
-              request,
-              reply,
-              ctx,
-              ctx.t('setPasswordTitle'),
-              message(ctx, ctx.t('setPasswordTitle'), linkRefusal(ctx.t, done.reason)),
-              {
-                status: 410,
-              },
-            );
+            return sendLinkGone(request, reply, ctx, done.reason);
           }
           // A reset ends every session of the user (someone else may have had the old password).
           await store.endUserSessions(done.user.id);

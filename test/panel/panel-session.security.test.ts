@@ -62,6 +62,37 @@ describe('merchant panel: sessions, CSRF and limits', () => {
       expect(page.body).not.toMatch(/<script>|style="/);
     });
 
+    it('one-time links (invitation 72 h): unknown, used and expired answer 410 saying which, and set nothing', async () => {
+      await t.admin('PUT', '/admin/v1/pos/accounts/acme', { name: 'Acme' });
+      const invite = async (email: string) => {
+        await t.admin('POST', '/admin/v1/pos/accounts/acme/users', { email, name: 'Ana' });
+        const rows = await t.db.selectFrom('mail_outbox').select('text_body').orderBy('id').execute();
+        return /set-password\?token=([A-Za-z0-9_-]{43})/.exec(rows.at(-1)?.text_body ?? '')?.[1] ?? '';
+      };
+      const b = browser(t);
+      const unknown = await b.get(`/panel/set-password?token=${'x'.repeat(43)}`);
+      expect(unknown.statusCode).toBe(410);
+      expect(unknown.body).toContain('Este link não é válido.');
+
+      const token = await invite('ana@acme.test');
+      const form = await b.get(`/panel/set-password?token=${token}`);
+      expect(form.statusCode).toBe(200);
+      const fields = { _csrf: b.token(form), token, password: PASSWORD, confirm: PASSWORD };
+      expect((await b.post('/panel/set-password', fields)).statusCode).toBe(303);
+      const used = await b.get(`/panel/set-password?token=${token}`);
+      expect(used.statusCode).toBe(410);
+      expect(used.body).toContain('Este link já foi usado.');
+      const again = await b.post('/panel/set-password', { ...fields, password: 'outra frase bem longa' });
+      expect(again.statusCode).toBe(410);
+      expect(await t.services.merchantUsers.authenticate('ana@acme.test', PASSWORD)).not.toBeNull();
+
+      const late = await invite('bia@acme.test');
+      t.clock.advance(72 * 3600_000 + 1000);
+      const expired = await b.get(`/panel/set-password?token=${late}`);
+      expect(expired.statusCode).toBe(410);
+      expect(expired.body).toContain('Este link expirou.');
+    });
+
     it('a form posted without its CSRF token is refused (403) and changes nothing', async () => {
       const b = await signedInUser(t, 'acme', 'a@acme.test');
       const refused = await b.post('/panel/keys', { name: 'x', places: 'all', expires_on: '' });
