@@ -1,16 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type Db } from '../src/db/database.js';
+import { type Db } from '../src/db/database.js';
 import { isPostgres } from '../src/db/dialect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
 import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { foldName } from '../src/pos/event-repository.js';
+import { openFreshDatabase } from './fresh-database.js';
 import { createServices } from '../src/services.js';
 
 // `npm run bench:events` (and part of `npm run bench`): the events of one place at depth.
@@ -80,35 +76,6 @@ class SteppingClock implements Clock {
 const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
 const times = (value: number) => `${value.toFixed(2)}x`;
 const count = (n: number) => n.toLocaleString('en');
-
-/** A fresh database: a SQLite file in a temporary directory, or a PostgreSQL database of its own. */
-async function openFresh(dialect: 'sqlite' | 'postgres'): Promise<{ db: Db; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-events-'));
-    const db = openDatabase({ kind: 'sqlite', path: join(dir, 'bench.sqlite') });
-    return {
-      db,
-      drop: async () => {
-        await db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `bench_${randomBytes(6).toString('hex')}`;
-  const server = openDatabase({ kind: 'postgres', url: postgresUrl! }, { poolSize: 1 });
-  await sql`create database ${sql.id(name)}`.execute(server);
-  const url = new URL(postgresUrl!);
-  url.pathname = `/${name}`;
-  const db = openDatabase({ kind: 'postgres', url: url.toString() });
-  return {
-    db,
-    drop: async () => {
-      await db.destroy();
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(server);
-      await server.destroy();
-    },
-  };
-}
 
 /** Events `from` to `to` (exclusive) inserted straight into the table, 500 a statement. */
 async function bulkLoad(db: Db, from: number, to: number): Promise<void> {
@@ -191,9 +158,8 @@ async function percentiles(tasks: readonly Timed[]): Promise<Map<string, { p50: 
 
 async function measure(dialect: 'sqlite' | 'postgres'): Promise<void> {
   console.log(`\n${dialect === 'sqlite' ? 'SQLite (a file, WAL)' : 'PostgreSQL'}`);
-  const fresh = await openFresh(dialect);
+  const fresh = await openFreshDatabase(dialect, 'bench-events', postgresUrl);
   const { db } = fresh;
-  await migrateToLatest(db);
   const config = loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, LOG_LEVEL: 'silent' });
   const clock = new SteppingClock(Date.UTC(2026, 10, 20, 12));
   const services = createServices({ db, clock, config });

@@ -1,18 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type Db } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
 import { countsTowardFigures } from '../src/pos/receipt-rules.js';
 import { checkSalesBuckets } from '../src/pos/sales-bucket-audit.js';
+import { openFreshDatabase } from './fresh-database.js';
 import { createServices } from '../src/services.js';
 import {
   BENCH_ACCOUNT,
@@ -54,40 +51,6 @@ const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 };
-
-/** A fresh, migrated database: a SQLite file in a temporary directory, or a PostgreSQL database of its own. */
-async function openFresh(dialect: Dialect): Promise<{ url: string; db: Db; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
-    const path = join(dir, 'bench.sqlite');
-    const db = openDatabase({ kind: 'sqlite', path });
-    await migrateToLatest(db);
-    return {
-      url: `file:${path}`,
-      db,
-      drop: async () => {
-        await db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `bench_${randomBytes(6).toString('hex')}`;
-  const server = openDatabase({ kind: 'postgres', url: postgresUrl! }, { poolSize: 1 });
-  await sql`create database ${sql.id(name)}`.execute(server);
-  const url = new URL(postgresUrl!);
-  url.pathname = `/${name}`;
-  const db = openDatabase({ kind: 'postgres', url: url.toString() });
-  await migrateToLatest(db);
-  return {
-    url: url.toString(),
-    db,
-    drop: async () => {
-      await db.destroy();
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(server);
-      await server.destroy();
-    },
-  };
-}
 
 /** The bench's receipts as an NDJSON file (one receipt a line, as POST receipts takes them). */
 async function writeBody(path: string, size: number): Promise<number> {
@@ -134,7 +97,7 @@ function upload(port: number, path: string): Promise<{ status: number; text: str
 
 /** Seconds the upload of `size` receipts took through the admin API, and the server's peak RSS meanwhile. */
 async function throughApi(dialect: Dialect, size: number, body: string) {
-  const fresh = await openFresh(dialect);
+  const fresh = await openFreshDatabase(dialect, 'bench-ingest', postgresUrl);
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: fresh.url,
@@ -220,7 +183,7 @@ const COLUMNS =
  * and this process's CPU seconds meanwhile.
  */
 async function plainInserts(dialect: Dialect, size: number): Promise<{ seconds: number; cpu: number }> {
-  const fresh = await openFresh(dialect);
+  const fresh = await openFreshDatabase(dialect, 'bench-ingest', postgresUrl);
   try {
     if (dialect === 'sqlite') {
       await fresh.db.destroy();

@@ -1,22 +1,18 @@
 import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { Readable } from 'node:stream';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type Db } from '../src/db/database.js';
+import { type Db } from '../src/db/database.js';
 import { isPostgres } from '../src/db/dialect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
 import { createBucketSalesReader } from '../src/pos/bucket-sales-reader.js';
 import { rawSalesReader } from '../src/pos/raw-sales-reader.js';
 import { rebuildSalesBuckets } from '../src/pos/sales-bucket-audit.js';
 import { SLOT_LENGTHS } from '../src/pos/sales-bucket-layout.js';
 import type { SalesReader } from '../src/pos/sales-reader.js';
 import { createServices, type Services } from '../src/services.js';
+import { openFreshDatabase } from './fresh-database.js';
 import {
   BENCH_ACCOUNT,
   BENCH_PLACE,
@@ -121,35 +117,6 @@ const times = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)}x`;
 const seconds = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const count = (n: number) => n.toLocaleString('en');
 
-/** A fresh database: a SQLite file in a temporary directory, or a PostgreSQL database of its own. */
-async function openFresh(dialect: 'sqlite' | 'postgres'): Promise<{ db: Db; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-sales-'));
-    const db = openDatabase({ kind: 'sqlite', path: join(dir, 'bench.sqlite') });
-    return {
-      db,
-      drop: async () => {
-        await db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `bench_${randomBytes(6).toString('hex')}`;
-  const server = openDatabase({ kind: 'postgres', url: postgresUrl! }, { poolSize: 1 });
-  await sql`create database ${sql.id(name)}`.execute(server);
-  const url = new URL(postgresUrl!);
-  url.pathname = `/${name}`;
-  const db = openDatabase({ kind: 'postgres', url: url.toString() });
-  return {
-    db,
-    drop: async () => {
-      await db.destroy();
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(server);
-      await server.destroy();
-    },
-  };
-}
-
 /** One place's receipts loaded into a database of its own, and the apps that answer from it. */
 interface Place {
   size: number;
@@ -162,9 +129,8 @@ interface Place {
 }
 
 async function loadPlace(dialect: 'sqlite' | 'postgres', size: number): Promise<Place> {
-  const fresh = await openFresh(dialect);
+  const fresh = await openFreshDatabase(dialect, 'bench-sales', postgresUrl);
   const { db } = fresh;
-  await migrateToLatest(db);
   const config = loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN: 'bench-admin-token-0123', LOG_LEVEL: 'silent' });
   const clock = new SteppingClock(Date.UTC(2026, 10, 20, 12));
   const servicesWith = (salesReader: SalesReader) => createServices({ db, clock, config, salesReader });
