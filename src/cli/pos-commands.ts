@@ -371,7 +371,7 @@ function keysCommand(): Command {
   return keys;
 }
 
-/** The point-of-sale commands (receipts apart). */
+/** `users`: the merchant panel's people of an account (issue 13, Who signs in). */
 function usersCommand(): Command {
   const users = new Command('users').description(
     "The people of a merchant's account who sign in to the merchant panel (/panel/).",
@@ -411,6 +411,7 @@ function usersCommand(): Command {
   return users;
 }
 
+/** The point-of-sale commands (receipts apart). */
 export function posCommands(): Command[] {
   return [accountsCommand(), placesCommand(), eventsCommand(), keysCommand(), usersCommand()];
 }
