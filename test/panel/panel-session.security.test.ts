@@ -66,8 +66,13 @@ describe('merchant panel: sessions, CSRF and limits', () => {
       await t.admin('PUT', '/admin/v1/pos/accounts/acme', { name: 'Acme' });
       const invite = async (email: string) => {
         await t.admin('POST', '/admin/v1/pos/accounts/acme/users', { email, name: 'Ana' });
-        const rows = await t.db.selectFrom('mail_outbox').select('text_body').orderBy('id').execute();
-        return /set-password\?token=([A-Za-z0-9_-]{43})/.exec(rows.at(-1)?.text_body ?? '')?.[1] ?? '';
+        const last = await t.db
+          .selectFrom('mail_outbox')
+          .select('text_body')
+          .where('recipient', '=', email)
+          .orderBy('seq', 'desc')
+          .executeTakeFirst();
+        return /set-password\?token=([A-Za-z0-9_-]{43})/.exec(last?.text_body ?? '')?.[1] ?? '';
       };
       const b = browser(t);
       const unknown = await b.get(`/panel/set-password?token=${'x'.repeat(43)}`);
