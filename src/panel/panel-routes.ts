@@ -5,25 +5,16 @@ import { keyCreateInput, keyEditInput } from '../pos/merchant-key-input.js';
 import { MAX_ACTIVE_KEYS } from '../pos/merchant-key-service.js';
 import type { PosKey } from '../pos/merchant-key.js';
 import { MAX_VALIDITY_MONTHS, today } from '../pos/merchant-key-validity.js';
-import { PASSWORD_MAX, PASSWORD_MIN, type MerchantUser } from '../pos/merchant-user-service.js';
+import type { MerchantUser } from '../pos/merchant-user-service.js';
 import type { Actor } from '../audit/actor.js';
 import type { KeyEventName } from '../audit/key-audit-repository.js';
 import type { Services } from '../services.js';
 import { formatCount, formatDayText, formatInstant, formatMoneyText, formatShare } from '../web/format.js';
 import { html, raw, type SafeHtml } from '../web/html.js';
-import {
-  isLocale,
-  LOCALE_COOKIE,
-  requestLocale,
-  translator,
-  type Locale,
-  type Translate,
-} from '../web/i18n.js';
-import { csrfField, layout } from '../web/layout.js';
-import { createDbSessionStore } from '../web/session-store.js';
-import { createSignInLimit, type SignInLimits } from '../web/sign-in-limit.js';
-import { sendWebAsset } from '../web/web-assets.js';
-import { registerWebFace, requireCsrf } from '../web/web-face.js';
+import { requestLocale, translator, type Locale, type Translate } from '../web/i18n.js';
+import { formText, registerFace, type FaceContext, type FaceKit } from '../web/face.js';
+import { csrfField } from '../web/layout.js';
+import type { SignInLimits } from '../web/sign-in-limit.js';
 import { panelAssets } from './panel-assets.js';
 import { PANEL_MESSAGES, type PanelMessage } from './panel-messages.js';
 import { brandLines, brandsCsv, periodInstants, quickPeriods, receiptsCsv } from './panel-report.js';
@@ -54,523 +45,83 @@ export interface PanelDeps {
 }
 
 type T = Translate<PanelMessage>;
-
-interface Ctx {
-  t: T;
-  locale: Locale;
-  csrf: string;
-  user: MerchantUser | null;
-}
+type Ctx = FaceContext<MerchantUser, PanelMessage>;
+type Kit = FaceKit<MerchantUser, PanelMessage>;
 
 const SESSION_IDLE_MS = 8 * 3_600_000;
-const asset = (file: string) => `${PANEL_PREFIX}/assets/${file}`;
 
 /** Registers the panel under /panel on the public listener. */
 export function registerPanel(app: FastifyInstance, deps: PanelDeps): void {
   const { services } = deps;
-  const { merchantUsers, clock, config } = services;
-  const store = createDbSessionStore({ db: services.db, clock, face: 'panel' });
-  const limit = createSignInLimit({
-    store: services.rateLimits,
-    clock,
-    face: 'panel',
-    ...(deps.signInLimits === undefined ? {} : { limits: deps.signInLimits }),
-  });
-
-  void app.register(
-    async (panel) => {
-      await registerWebFace(panel, {
-        cookieName: 'panel_session',
-        path: PANEL_PREFIX,
-        secret: config.sessionSecret,
-        secure: config.env === 'production',
-        store,
-        idleMs: SESSION_IDLE_MS,
-      });
-      const csrf = requireCsrf(panel);
-
-      const context = async (request: FastifyRequest, reply: FastifyReply): Promise<Ctx> => {
-        const locale = requestLocale(request);
-        const userId = request.session.get('userId');
-        const user = userId === undefined ? null : ((await merchantUsers.get(userId)) ?? null);
-        return { t: translator(PANEL_MESSAGES, locale), locale, csrf: reply.generateCsrf(), user };
-      };
-
-      const send = (
-        request: FastifyRequest,
-        reply: FastifyReply,
-        ctx: Ctx,
-        title: string,
-        body: SafeHtml,
-        options: { status?: number; charts?: boolean } = {},
-      ) => {
-        const flash = request.session.get('flash') ?? null;
-        if (flash !== null) request.session.set('flash', undefined);
-        const { stylesheet, script, chart } = panelAssets();
-        const path = request.url.split('?')[0] ?? '';
-        const nav =
-          ctx.user === null
-            ? []
-            : (
-                [
-                  ['/keys', 'navKeys'],
-                  ['/reports/receipts', 'navReceipts'],
-                  ['/reports/brands', 'navBrands'],
-                  ['/account/password', 'navPassword'],
-                ] as const
-              ).map(([href, label]) => ({
-                href: PANEL_PREFIX + href,
-                label: ctx.t(label),
-                current: path.startsWith(PANEL_PREFIX + href),
-              }));
-        return reply
-          .code(options.status ?? 200)
-          .type('text/html; charset=utf-8')
-          .send(
-            layout({
-              locale: ctx.locale,
-              title,
-              faceName: ctx.t('faceName'),
-              home: `${PANEL_PREFIX}/`,
-              nav,
-              userName: ctx.user?.name ?? null,
-              csrfToken: ctx.csrf,
-              flash,
-              body,
-              stylesheet: asset(stylesheet.file),
-              scripts: [...(options.charts === true ? [asset(chart.file)] : []), asset(script.file)],
-              labels: {
-                skip: ctx.t('skip'),
-                signOut: ctx.t('signOut'),
-                language: ctx.t('language'),
-                signedInAs: ctx.t('signedInAs'),
-                navigation: ctx.t('navigation'),
-              },
-              signOutAction: `${PANEL_PREFIX}/sign-out`,
-              languageAction: `${PANEL_PREFIX}/language`,
-              currentUrl: request.method === 'GET' ? request.url : `${PANEL_PREFIX}/`,
-            }),
-          );
-      };
-
-      const redirect = (reply: FastifyReply, path: string) => reply.redirect(PANEL_PREFIX + path, 303);
-
-      /** The signed-in user, or a redirect to the sign-in page. */
-      const signedIn = async (
-        request: FastifyRequest,
-        reply: FastifyReply,
-      ): Promise<(Ctx & { user: MerchantUser }) | null> => {
-        const ctx = await context(request, reply);
-        if (ctx.user === null) {
-          await redirect(reply, '/sign-in');
-          return null;
-        }
-        return ctx as Ctx & { user: MerchantUser };
-      };
-
-      const message = (ctx: Ctx, title: string, text: string) =>
-        html`<div class="card narrow">
-          <h1>${title}</h1>
-          <p>${text}</p>
-          <p><a href="${PANEL_PREFIX}/">${ctx.t('backToKeys')}</a></p>
-        </div>`;
-
-      panel.setNotFoundHandler(async (request, reply) => {
-        const ctx = await context(request, reply);
-        return send(
-          request,
-          reply,
-          ctx,
-          ctx.t('notFoundTitle'),
-          message(ctx, ctx.t('notFoundTitle'), ctx.t('notFoundText')),
-          {
-            status: 404,
-          },
-        );
-      });
-      panel.setErrorHandler(async (error, request, reply) => {
-        const ctx = await context(request, reply).catch(() => null);
-        const t = ctx?.t ?? translator(PANEL_MESSAGES, 'pt-BR');
-        const code = (error as { code?: unknown }).code;
-        const fallback: Ctx = ctx ?? { t, locale: 'pt-BR', csrf: '', user: null };
-        if (typeof code === 'string' && code.startsWith('FST_CSRF')) {
-          return send(
-            request,
-            reply,
-            fallback,
-            t('forbiddenTitle'),
-            message(fallback, t('forbiddenTitle'), t('forbiddenText')),
-            {
-              status: 403,
-            },
-          );
-        }
-        if (error instanceof Problem && error.status === 404) {
-          return send(
-            request,
-            reply,
-            fallback,
-            t('notFoundTitle'),
-            message(fallback, t('notFoundTitle'), t('notFoundText')),
-            {
-              status: 404,
-            },
-          );
-        }
-        request.log.error({ err: error }, 'panel: unexpected error');
-        return send(
-          request,
-          reply,
-          fallback,
-          t('errorTitle'),
-          message(fallback, t('errorTitle'), t('errorText')),
-          {
-            status: 500,
-          },
-        );
-      });
-
-      panel.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
-        const { stylesheet, script, chart } = panelAssets();
-        const found = [stylesheet, script, chart].find((a) => a.file === request.params.file);
-        if (found === undefined) {
-          reply.callNotFound();
-          return reply;
-        }
-        return sendWebAsset(request, reply, found);
-      });
-
-      panel.get('/', async (request, reply) => {
-        const ctx = await context(request, reply);
-        return redirect(reply, ctx.user === null ? '/sign-in' : '/keys');
-      });
-
-      panel.post<{ Body: { lang?: string; back?: string } }>(
-        '/language',
-        { preHandler: csrf },
-        async (request, reply) => {
-          const lang = request.body.lang;
-          if (isLocale(lang)) {
-            void reply.setCookie(LOCALE_COOKIE, lang, {
-              path: PANEL_PREFIX,
-              sameSite: 'lax',
-              httpOnly: true,
-              secure: config.env === 'production',
-              maxAge: 365 * 86_400,
-            });
-          }
-          // Back to the page the switch was on (the pages send no Referer): only a path of the panel.
-          const back = request.body.back;
-          const safe =
-            typeof back === 'string' && back.startsWith(`${PANEL_PREFIX}/`) && !back.startsWith('//');
-          return reply.redirect(safe ? back : `${PANEL_PREFIX}/`, 303);
-        },
-      );
-
-      // ---- Sign-in, sign-out, passwords ----
-
-      const signInPage = (ctx: Ctx, email: string, error: string | null) =>
-        html` <div class="card narrow">
-          <h1>${ctx.t('signInTitle')}</h1>
-          ${error === null ? '' : html`<div class="error" role="alert" id="signin-error">${error}</div>`}
-          <form method="post" action="${PANEL_PREFIX}/sign-in">
-            ${csrfField(ctx.csrf)}
-            <label for="email">${ctx.t('email')}</label>
-            <input
-              type="email"
-              id="email"
-              name="email"
-              autocomplete="username"
-              required
-              value="${email}"
-              ${error === null ? '' : html` aria-describedby="signin-error"`}
-            />
-            <label for="password">${ctx.t('password')}</label>
-            <input type="password" id="password" name="password" autocomplete="current-password" required />
-            <div class="actions">
-              <button type="submit">${ctx.t('signInButton')}</button>
-              <a href="${PANEL_PREFIX}/password-reset">${ctx.t('forgotPassword')}</a>
-            </div>
-          </form>
-        </div>`;
-
-      panel.get('/sign-in', async (request, reply) => {
-        const ctx = await context(request, reply);
-        if (ctx.user !== null) return redirect(reply, '/keys');
-        return send(request, reply, ctx, ctx.t('signInTitle'), signInPage(ctx, '', null));
-      });
-
-      panel.post<{ Body: { email?: string; password?: string } }>(
-        '/sign-in',
-        { preHandler: csrf },
-        async (request, reply) => {
-          const email = text(request.body.email).slice(0, 254);
-          const password = text(request.body.password).slice(0, PASSWORD_MAX);
-          const admission = await limit.admit(email, request.ip);
-          if (!admission.ok) {
-            const ctx = await context(request, reply);
-            reply.header('retry-after', String(admission.retryAfterSeconds));
-            return send(
-              request,
-              reply,
-              ctx,
-              ctx.t('signInTitle'),
-              signInPage(
-                ctx,
-                email,
-                ctx.t('signInLimited', { minutes: Math.ceil(admission.retryAfterSeconds / 60) }),
-              ),
-              { status: 429 },
-            );
-          }
-          const user = await merchantUsers.authenticate(email, password);
-          if (user === null) {
-            const ctx = await context(request, reply);
-            return send(
-              request,
-              reply,
-              ctx,
-              ctx.t('signInTitle'),
-              signInPage(ctx, email, ctx.t('signInFailed')),
-              { status: 401 },
-            );
-          }
-          // A new session id at sign-in: a session id planted before it is worth nothing after.
-          await request.session.regenerate();
-          request.session.set('userId', user.id);
-          return redirect(reply, '/keys');
-        },
-      );
-
-      panel.post('/sign-out', { preHandler: csrf }, async (request, reply) => {
-        await request.session.destroy();
-        return redirect(reply, '/sign-in');
-      });
-
-      panel.get('/password-reset', async (request, reply) => {
-        const ctx = await context(request, reply);
-        return send(
-          request,
-          reply,
-          ctx,
-          ctx.t('resetTitle'),
-          html`<div class="card narrow">
-            <h1>${ctx.t('resetTitle')}</h1>
-            <p>${ctx.t('resetIntro')}</p>
-            <form method="post" action="${PANEL_PREFIX}/password-reset">
-              ${csrfField(ctx.csrf)} <label for="email">${ctx.t('email')}</label
-              ><input type="email" id="email" name="email" autocomplete="username" required />
-              <div class="actions">
-                <button type="submit">${ctx.t('resetButton')}</button
-                ><a href="${PANEL_PREFIX}/sign-in">${ctx.t('signInTitle')}</a>
-              </div>
-            </form>
-          </div>`,
-        );
-      });
-
-      panel.post<{ Body: { email?: string } }>(
-        '/password-reset',
-        { preHandler: csrf },
-        async (request, reply) => {
-          const email = text(request.body.email);
-          // Counted like a sign-in attempt: the same limits stop a flood of e-mails to one address.
-          const admission = await limit.admit(email, request.ip);
-          if (admission.ok) await merchantUsers.requestPasswordReset(email);
-          const t = translator(PANEL_MESSAGES, requestLocale(request));
-          request.session.set('flash', t('resetSent'));
-          return redirect(reply, '/sign-in');
-        },
-      );
-
-      const passwordProblem = (t: T, next: string, again: string): string | null => {
-        if (Array.from(next).length < PASSWORD_MIN) return t('passwordTooShort', { min: PASSWORD_MIN });
-        if (Array.from(next).length > PASSWORD_MAX) return t('passwordTooLong', { max: PASSWORD_MAX });
-        if (next !== again) return t('passwordsDiffer');
-        return null;
-      };
-
-      const newPasswordFields = (ctx: Ctx, error: string | null) =>
-        html` ${error === null ? '' : html`<div class="error" role="alert" id="password-error">${error}</div>`}
-          <label for="new-password">${ctx.t('newPassword')}</label>
-          <input
-            type="password"
-            id="new-password"
-            name="password"
-            autocomplete="new-password"
-            required
-            minlength="${PASSWORD_MIN}"
-            maxlength="${PASSWORD_MAX}"
-            aria-describedby="password-hint${error === null ? '' : ' password-error'}"
-          />
-          <p class="hint" id="password-hint">${ctx.t('passwordHint', { min: PASSWORD_MIN })}</p>
-          <label for="confirm-password">${ctx.t('confirmPassword')}</label>
-          <input
-            type="password"
-            id="confirm-password"
-            name="confirm"
-            autocomplete="new-password"
-            required
-          />`;
-
-      /** 410: a one-time link that does not exist, expired or was used, said as such. */
-      const sendLinkGone = (
-        request: FastifyRequest,
-        reply: FastifyReply,
-        ctx: Ctx,
-        reason: 'unknown' | 'expired' | 'used',
-      ) => {
-        const title = ctx.t('setPasswordTitle');
-        const why = ctx.t(
-          reason === 'expired' ? 'linkExpired' : reason === 'used' ? 'linkUsed' : 'linkUnknown',
-        );
-        return send(request, reply, ctx, title, message(ctx, title, why), { status: 410 });
-      };
-
-      const setPasswordPage = (ctx: Ctx, token: string, name: string, error: string | null) =>
-        html` <div class="card narrow">
-          <h1>${ctx.t('setPasswordTitle')}</h1>
-          <p>${ctx.t('setPasswordIntro', { name, min: PASSWORD_MIN })}</p>
-          <form method="post" action="${PANEL_PREFIX}/set-password">
-            ${csrfField(ctx.csrf)}
-            <input type="hidden" name="token" value="${token}" />
-            ${newPasswordFields(ctx, error)}
-            <div class="actions"><button type="submit">${ctx.t('setPasswordButton')}</button></div>
-          </form>
-        </div>`;
-
-      panel.get<{ Querystring: { token?: string } }>('/set-password', async (request, reply) => {
-        const ctx = await context(request, reply);
-        const token = text(request.query.token);
-        const link = await merchantUsers.link(token);
-        if (!link.ok) {
-          return sendLinkGone(request, reply, ctx, link.reason);
-        }
-        return send(
-          request,
-          reply,
-          ctx,
-          ctx.t('setPasswordTitle'),
-          setPasswordPage(ctx, token, link.user.name, null),
-        );
-      });
-
-      panel.post<{ Body: { token?: string; password?: string; confirm?: string } }>(
-        '/set-password',
-        { preHandler: csrf },
-        async (request, reply) => {
-          const ctx = await context(request, reply);
-          const token = text(request.body.token);
-          const link = await merchantUsers.link(token);
-          if (!link.ok) {
-            return sendLinkGone(request, reply, ctx, link.reason);
-          }
-          const password = text(request.body.password);
-          const problem = passwordProblem(ctx.t, password, text(request.body.confirm));
-          if (problem !== null) {
-            return send(
-              request,
-              reply,
-              ctx,
-              ctx.t('setPasswordTitle'),
-              setPasswordPage(ctx, token, link.user.name, problem),
-              {
-                status: 422,
-              },
-            );
-          }
-          const done = await merchantUsers.setPasswordWithLink(token, password);
-          if (!done.ok) {
-            return sendLinkGone(request, reply, ctx, done.reason);
-          }
-          // A reset ends every session of the user (someone else may have had the old password).
-          await store.endUserSessions(done.user.id);
-          request.session.set('flash', ctx.t('passwordSet'));
-          return redirect(reply, '/sign-in');
-        },
-      );
-
-      const changePasswordPage = (ctx: Ctx, error: string | null, currentError: boolean) =>
-        html` <div class="card narrow">
-          <h1>${ctx.t('changePasswordTitle')}</h1>
-          <form method="post" action="${PANEL_PREFIX}/account/password">
-            ${csrfField(ctx.csrf)}
-            ${currentError ? html`<div class="error" role="alert">${ctx.t('currentPasswordWrong')}</div>` : ''}
-            <label for="current-password">${ctx.t('currentPassword')}</label>
-            <input
-              type="password"
-              id="current-password"
-              name="current"
-              autocomplete="current-password"
-              required
-            />
-            ${newPasswordFields(ctx, error)}
-            <div class="actions"><button type="submit">${ctx.t('setPasswordButton')}</button></div>
-          </form>
-        </div>`;
-
-      panel.get('/account/password', async (request, reply) => {
-        const ctx = await signedIn(request, reply);
-        if (ctx === null) return reply;
-        return send(request, reply, ctx, ctx.t('changePasswordTitle'), changePasswordPage(ctx, null, false));
-      });
-
-      panel.post<{ Body: { current?: string; password?: string; confirm?: string } }>(
-        '/account/password',
-        { preHandler: csrf },
-        async (request, reply) => {
-          const ctx = await signedIn(request, reply);
-          if (ctx === null) return reply;
-          const password = text(request.body.password);
-          const problem = passwordProblem(ctx.t, password, text(request.body.confirm));
-          if (problem !== null)
-            return send(
-              request,
-              reply,
-              ctx,
-              ctx.t('changePasswordTitle'),
-              changePasswordPage(ctx, problem, false),
-              { status: 422 },
-            );
-          const changed = await merchantUsers.changePassword(
-            ctx.user.id,
-            text(request.body.current).slice(0, PASSWORD_MAX),
-            password,
-          );
-          if (!changed)
-            return send(
-              request,
-              reply,
-              ctx,
-              ctx.t('changePasswordTitle'),
-              changePasswordPage(ctx, null, true),
-              { status: 422 },
-            );
-          await store.endUserSessions(ctx.user.id, request.session.sessionId);
-          request.session.set('flash', ctx.t('passwordChanged'));
-          return redirect(reply, '/keys');
-        },
-      );
-
-      registerKeyPages(panel, { ...deps, send, signedIn, redirect, csrf });
-      registerReportPages(panel, { ...deps, send, signedIn });
+  const { merchantUsers } = services;
+  registerFace(app, {
+    name: 'panel',
+    prefix: PANEL_PREFIX,
+    cookieName: 'panel_session',
+    catalogue: PANEL_MESSAGES,
+    users: merchantUsers,
+    deps: services,
+    signInLimits: deps.signInLimits,
+    idleMs: SESSION_IDLE_MS,
+    home: '/keys',
+    nav: (_user, t) =>
+      (
+        [
+          ['/keys', 'navKeys'],
+          ['/reports/receipts', 'navReceipts'],
+          ['/reports/brands', 'navBrands'],
+          ['/account/password', 'navPassword'],
+        ] as const
+      ).map(([href, label]) => ({ href, label: t(label) })),
+    assets: panelAssets,
+    signInLinks: (ctx) => html`<a href="${PANEL_PREFIX}/password-reset">${ctx.t('forgotPassword')}</a>`,
+    pages: (panel, kit) => {
+      registerPasswordReset(panel, kit, services);
+      registerKeyPages(panel, { ...deps, kit });
+      registerReportPages(panel, { ...deps, kit });
     },
-    { prefix: PANEL_PREFIX },
-  );
+  });
 }
 
-type Send = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  ctx: Ctx,
-  title: string,
-  body: SafeHtml,
-  options?: { status?: number; charts?: boolean },
-) => FastifyReply;
-type SignedIn = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-) => Promise<(Ctx & { user: MerchantUser }) | null>;
+/** The merchant's own way back in: a one-time link valid 1 hour, sent by e-mail. */
+function registerPasswordReset(panel: FastifyInstance, kit: Kit, services: PanelDeps['services']): void {
+  const { send, context, redirect, csrf, signInLimit } = kit;
+  panel.get('/password-reset', async (request, reply) => {
+    const ctx = await context(request, reply);
+    return send(
+      request,
+      reply,
+      ctx,
+      ctx.t('resetTitle'),
+      html`<div class="card narrow">
+        <h1>${ctx.t('resetTitle')}</h1>
+        <p>${ctx.t('resetIntro')}</p>
+        <form method="post" action="${PANEL_PREFIX}/password-reset">
+          ${csrfField(ctx.csrf)} <label for="email">${ctx.t('email')}</label
+          ><input type="email" id="email" name="email" autocomplete="username" required />
+          <div class="actions">
+            <button type="submit">${ctx.t('resetButton')}</button
+            ><a href="${PANEL_PREFIX}/sign-in">${ctx.t('signInTitle')}</a>
+          </div>
+        </form>
+      </div>`,
+    );
+  });
+
+  panel.post<{ Body: { email?: string } }>(
+    '/password-reset',
+    { preHandler: csrf },
+    async (request, reply) => {
+      const email = text(request.body.email);
+      // Counted like a sign-in attempt: the same limits stop a flood of e-mails to one address.
+      const admission = await signInLimit.admit(email, request.ip);
+      if (admission.ok) await services.merchantUsers.requestPasswordReset(email);
+      const t = translator(PANEL_MESSAGES, requestLocale(request));
+      kit.flash(request, t('resetSent'));
+      return redirect(reply, '/sign-in');
+    },
+  );
+}
 
 // ---- Keys ----
 
@@ -635,10 +186,7 @@ function lastUseText(t: T, at: number | null, locale: Locale): string {
   return at === null ? t('neverUsed') : `${formatInstant(at, locale)} (UTC-03:00)`;
 }
 
-/** A form field as text: a field sent twice (an array) or not at all is empty. */
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
+const text = formText;
 
 function list(value: unknown): string[] {
   if (value === undefined) return [];
@@ -661,16 +209,9 @@ function formOf(body: Record<string, unknown>): KeyForm {
   };
 }
 
-function registerKeyPages(
-  panel: FastifyInstance,
-  deps: PanelDeps & {
-    send: Send;
-    signedIn: SignedIn;
-    redirect: (reply: FastifyReply, path: string) => FastifyReply;
-    csrf: ReturnType<typeof requireCsrf>;
-  },
-): void {
-  const { services, send, signedIn, redirect, csrf } = deps;
+function registerKeyPages(panel: FastifyInstance, deps: PanelDeps & { kit: Kit }): void {
+  const { services } = deps;
+  const { send, signedIn, redirect, csrf } = deps.kit;
   const { merchantKeys, posData, clock, config, keyAudit } = services;
   const keyUrl = (id: string, tail = '') => `${PANEL_PREFIX}/keys/${encodeURIComponent(id)}${tail}`;
 
@@ -921,7 +462,7 @@ ${key}</textarea>
         </div>
         ${extra}
       </div>
-      <p><a href="${PANEL_PREFIX}/keys">${ctx.t('backToKeys')}</a></p>`;
+      <p><a href="${PANEL_PREFIX}/keys">${ctx.t('backHome')}</a></p>`;
 
   panel.post<{ Body: Record<string, unknown> }>('/keys', { preHandler: csrf }, async (request, reply) => {
     const ctx = await signedIn(request, reply);
@@ -1038,7 +579,7 @@ ${key}</textarea>
               </table>
             </div>`
       }
-      <p><a href="${PANEL_PREFIX}/keys">${t('backToKeys')}</a></p>`;
+      <p><a href="${PANEL_PREFIX}/keys">${t('backHome')}</a></p>`;
     return send(request, reply, ctx, t('keyTitle', { name: key.name }), body);
   });
 
@@ -1200,11 +741,9 @@ ${key}</textarea>
 
 // ---- Reports ----
 
-function registerReportPages(
-  panel: FastifyInstance,
-  deps: PanelDeps & { send: Send; signedIn: SignedIn },
-): void {
-  const { services, send, signedIn } = deps;
+function registerReportPages(panel: FastifyInstance, deps: PanelDeps & { kit: Kit }): void {
+  const { services } = deps;
+  const { send, signedIn } = deps.kit;
   const { posData, sales, clock } = services;
 
   for (const kind of ['receipts', 'brands'] as const) {

@@ -29,9 +29,7 @@ import {
 
 export const INVITATION_LIFETIME_MS = 72 * 3_600_000;
 export const RESET_LIFETIME_MS = 3_600_000;
-/** Passwords: at least 12 characters (NIST SP 800-63B asks 8; no composition rules), at most 200. */
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 200;
+export { PASSWORD_MAX, PASSWORD_MIN } from '../web/password-policy.js';
 
 /** An e-mail address as stored: trimmed, lower-cased, a plain shape (the mail server judges the rest). */
 export const emailAddress = z

@@ -34,3 +34,14 @@ export function translator<K extends string>(catalogue: Catalogue<K>, locale: Lo
       values !== undefined && name in values ? String(values[name]) : whole,
     );
 }
+
+/** One catalogue of a face: the shared texts, then the face's own (which may say a shared one its way). */
+export function mergeCatalogues<A extends string, B extends string>(
+  shared: Catalogue<A>,
+  own: Catalogue<B>,
+): Catalogue<A | B> {
+  return {
+    'pt-BR': { ...shared['pt-BR'], ...own['pt-BR'] },
+    en: { ...shared.en, ...own.en },
+  };
+}

@@ -54,3 +54,13 @@ export function sendWebAsset(request: FastifyRequest, reply: FastifyReply, asset
   }
   return reply.send(asset.body);
 }
+
+let chart: WebAsset | undefined;
+
+/** Chart.js, as installed from npm, for the pages of any face that draw a chart (built once). */
+export function chartAsset(): WebAsset {
+  chart ??= webAsset('chart', 'js', 'text/javascript; charset=utf-8', [
+    packageFile('chart.js', 'chart.umd.min.js'),
+  ]);
+  return chart;
+}

@@ -1,14 +1,12 @@
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedPosDemo } from '../../src/pos/demo.js';
 import { ManualClock, describeEachDialect, testApp, type TestApp } from '../helper.js';
+import { attributes, HAS_CHROMIUM, launchBrowser, seriousViolations } from '../support/browser.js';
+import { freePort } from '../support/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 
 // The merchant panel in a real browser (issue 13, What must show): invitation received by a real SMTP
@@ -17,69 +15,17 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 // old key) → revoke (401 revoked); a report whose every figure equals the API's answer; axe-core on every
 // page; screenshots at phone and desktop widths into test-results/panel/ (not committed).
 
-const chromiumPath = '/usr/bin/chromium';
 const shots = join('test-results', 'panel');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
-
-/** The `name` attribute of every element matching `selector`, in document order. */
-async function attributes(page: Page, selector: string, name: string): Promise<(string | null)[]> {
-  const values: unknown = await page
-    .locator(selector)
-    .evaluateAll(
-      (cells, attribute) =>
-        (cells as { getAttribute(n: string): string | null }[]).map((c) => c.getAttribute(attribute)),
-      name,
-    );
-  return values as (string | null)[];
-}
-
-/** Serious or critical accessibility violations of the page (WCAG 2 A and AA rules). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run(
-            o: unknown,
-          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      targets: v.nodes.map((n) => n.target.join(' ')),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
-}
-
-describe.skipIf(!existsSync(chromiumPath))(
-  `merchant panel in a browser${existsSync(chromiumPath) ? '' : ': skipped, /usr/bin/chromium is absent'}`,
+describe.skipIf(!HAS_CHROMIUM)(
+  `merchant panel in a browser${HAS_CHROMIUM ? '' : ': skipped, /usr/bin/chromium is absent'}`,
   () => {
     describeEachDialect('the issue’s flow', (dialect) => {
       let t: TestApp | undefined;
       let sink: SmtpSink | undefined;
       let drop: (() => Promise<void>) | undefined;
       let context: BrowserContext | undefined;
-      let profile: string | undefined;
+      let closeBrowser: (() => Promise<void>) | undefined;
       let base = '';
       const seen: string[] = [];
 
@@ -98,25 +44,12 @@ describe.skipIf(!existsSync(chromiumPath))(
         });
         await seedPosDemo(t.services, { receipts: 3000 });
         await t.app.public.listen({ port, host: '127.0.0.1' });
-        profile = await mkdtemp(join(tmpdir(), 'panel-browser-'));
         await mkdir(shots, { recursive: true });
-        context = await chromium.launchPersistentContext(profile, {
-          executablePath: chromiumPath,
-          headless: true,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        });
+        ({ context, close: closeBrowser } = await launchBrowser());
       }, 60_000);
 
       afterAll(async () => {
-        await context?.close();
-        if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+        await closeBrowser?.();
         await t?.services.mailSender.stop();
         await t?.app.close();
         await drop?.();
