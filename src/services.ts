@@ -34,6 +34,7 @@ import { createIpBlock, type IpBlock } from './rate-limit/ip-block.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { measuredStore } from './rate-limit/measured-store.js';
+import { createHealthProbe, type HealthProbe } from './observability/health-probe.js';
 import { createRefusalLog, type RefusalLog } from './observability/refusal-log.js';
 import { createTraffic, type Traffic } from './observability/traffic.js';
 import { createReadiness, type Readiness } from './readiness.js';
@@ -124,6 +125,8 @@ export interface Services {
    * dashboard): counted by both listeners; the entry point starts and stops its flush.
    */
   readonly traffic: Traffic;
+  /** The database's and Redis's health with their latency, for the console's dashboard. */
+  readonly health: HealthProbe;
 }
 
 /** Builds the services once; the caller owns the databases (and closes them). */
@@ -206,5 +209,6 @@ export function createServices(deps: ServiceDeps): Services {
       sweepMs: KEY_USE_INTERVAL_MS,
     }),
     traffic: createTraffic({ db, clock }),
+    health: createHealthProbe({ db, rateLimits, lifecycle, config }),
   };
 }
