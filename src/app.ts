@@ -161,7 +161,11 @@ export function buildApp(config: Config, deps: AppDeps): App {
     return sendProblem(reply.header('x-request-id', request.id), Problem.of('internal_error'));
   });
   addSecurityHeaders(publicApp);
-  const observe = createRequestObserver({ metrics, refusals: services.refusals });
+  const observe = createRequestObserver({
+    metrics,
+    refusals: services.refusals,
+    traffic: services.traffic,
+  });
   publicApp.addHook('onResponse', (request, reply, done) => {
     observe('public', request, reply);
     done();

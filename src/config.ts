@@ -121,14 +121,25 @@ export function shownValue(variable: string, value: string): string | null {
   if (SECRET_NAME.test(variable)) return null;
   if (variable.endsWith('_URL')) {
     return value
-      .replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, (_, scheme: string, userinfo: string) => {
-        const colon = userinfo.indexOf(':');
-        return `${scheme}${colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:***`}@`;
-      })
+      .replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, maskPassword)
       .replace(/[?#].*$/s, (rest) => (rest === '' ? '' : '?…'))
       .slice(0, 80);
   }
   return value.slice(0, 80);
+}
+
+/** A URL's scheme and user information with the password replaced by `***`. */
+function maskPassword(_: string, scheme: string, userinfo: string): string {
+  const colon = userinfo.indexOf(':');
+  return `${scheme}${colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:***`}@`;
+}
+
+/**
+ * A free text (a driver's error message) with the password of every URL in it replaced by `***`, as
+ * `shownValue` shows a URL; a URL ends at a space.
+ */
+export function withoutPasswords(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)([^@/?#\s]*)@/gi, maskPassword);
 }
 
 const integer = (min: number, max: number) =>

@@ -24,6 +24,16 @@ const reached = (check: Promise<unknown>): Promise<Reach> =>
     (error: unknown) => ({ ok: false, error }) as const,
   );
 
+/** The question readiness asks the database (the smallest statement); the health probe asks the same. */
+export function askDatabase(db: Db): Promise<unknown> {
+  return sql`select 1`.execute(db);
+}
+
+/** Whether the process is shutting down (draining or closing). */
+export function isDraining(lifecycle: Pick<Lifecycle, 'phase'>): boolean {
+  return lifecycle.phase() !== 'serving';
+}
+
 /** Asks the database and the shared store, both at once, and reads the shutdown phase. */
 export function createReadiness(deps: {
   db: Db;
@@ -34,11 +44,11 @@ export function createReadiness(deps: {
   return {
     async check(): Promise<ReadinessReport> {
       const [database, sharedStore] = await Promise.all([
-        reached(sql`select 1`.execute(db)),
+        reached(askDatabase(db)),
         reached(rateLimits.ping()),
       ]);
       // Read after the checks: a signal that came while they ran is not missed.
-      return { draining: lifecycle.phase() !== 'serving', database, sharedStore };
+      return { draining: isDraining(lifecycle), database, sharedStore };
     },
   };
 }

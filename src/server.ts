@@ -100,6 +100,8 @@ async function main(): Promise<void> {
   });
   // Key-use flush and the audit trail's time-based events (README, Audit trail and last use).
   services.keyAuditJobs.start(log);
+  // The per-minute request counts of the console's dashboard, added to the fleet's every 15 s.
+  services.traffic.start(log);
   if (config.adminToken === null) {
     log.warn('ADMIN_TOKEN is not set: the admin listener is not started (production)');
   } else {
@@ -135,6 +137,8 @@ async function main(): Promise<void> {
       await services.mailSender.stop();
       // The key uses still in memory are written before the database closes.
       await services.keyAuditJobs.stop();
+      // The request counts still in memory too.
+      await services.traffic.stop();
       await rateLimits.close();
       await Promise.all([db.destroy(), readDb?.destroy()]);
     },

@@ -34,7 +34,9 @@ import { createIpBlock, type IpBlock } from './rate-limit/ip-block.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { measuredStore } from './rate-limit/measured-store.js';
+import { createHealthProbe, type HealthProbe } from './observability/health-probe.js';
 import { createRefusalLog, type RefusalLog } from './observability/refusal-log.js';
+import { createTraffic, type Traffic } from './observability/traffic.js';
 import { createReadiness, type Readiness } from './readiness.js';
 
 // The one service layer of the process: every domain service built once, over one database, clock and
@@ -118,6 +120,13 @@ export interface Services {
   readonly keyUse: KeyUse;
   /** Key-use flush and time-based audit events; the entry point starts and stops them. */
   readonly keyAuditJobs: KeyAuditJobs;
+  /**
+   * Answered requests per minute, API and outcome, summed by the fleet in the database (the console's
+   * dashboard): counted by both listeners; the entry point starts and stops its flush.
+   */
+  readonly traffic: Traffic;
+  /** The database's and Redis's health with their latency, for the console's dashboard. */
+  readonly health: HealthProbe;
 }
 
 /** Builds the services once; the caller owns the databases (and closes them). */
@@ -199,5 +208,7 @@ export function createServices(deps: ServiceDeps): Services {
       tickMs: KEY_USE_INTERVAL_MS / 4,
       sweepMs: KEY_USE_INTERVAL_MS,
     }),
+    traffic: createTraffic({ db, clock }),
+    health: createHealthProbe({ db, rateLimits, lifecycle, config }),
   };
 }

@@ -127,6 +127,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   const observe = createRequestObserver({
     metrics: deps.services.metrics,
     refusals: deps.services.refusals,
+    traffic: deps.services.traffic,
   });
   app.addHook('onResponse', (request, reply, done) => {
     observe('admin', request, reply);

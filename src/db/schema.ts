@@ -293,6 +293,17 @@ export interface WebSessionTable {
   expires_at: number;
 }
 
+/** Answered requests of one minute, API and outcome, summed over the fleet (src/observability/traffic.ts). */
+export interface TrafficMinuteTable {
+  /** The start of the UTC minute (ms). */
+  minute: number;
+  /** The API as the metrics name it: `helpdesk`, `pos`, `docs`, `admin`, `other`. */
+  api: string;
+  /** `answered` (status below 400), `refused` (4xx) or `failed` (5xx). */
+  outcome: string;
+  count: number;
+}
+
 export interface Database {
   hd_companies: HdCompanyTable;
   hd_category_types: HdCategoryTypeTable;
@@ -314,6 +325,7 @@ export interface Database {
   merchant_users: MerchantUserTable;
   merchant_user_links: MerchantUserLinkTable;
   web_sessions: WebSessionTable;
+  traffic_minutes: TrafficMinuteTable;
 }
 
 export type HdSystemRow = Selectable<HdSystemTable>;

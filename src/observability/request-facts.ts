@@ -5,8 +5,14 @@ import type { FastifyRequest } from 'fastify';
 // when its answer has gone: by the metrics, the request's log line and the refusal log. Never a key, a
 // key hash, a body or a requester's name or contact: only identifiers an operator already sees.
 
+/**
+ * The listener's parts a request can reach: the public APIs, the documentation pages, the back office,
+ * anything else. A list, so that what counts by API (the traffic table) knows every label it may store.
+ */
+export const API_NAMES = ['helpdesk', 'pos', 'docs', 'admin', 'other'] as const;
+
 /** The listener's part a request reached: one of the public APIs, the documentation pages, the back office. */
-export type ApiName = 'helpdesk' | 'pos' | 'docs' | 'admin' | 'other';
+export type ApiName = (typeof API_NAMES)[number];
 
 /**
  * Which limit refused a call (README, Metrics): a system's rate, a merchant key's quota, an account's

@@ -2,12 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redactKeys } from '../http/logger-options.js';
 import type { Metrics } from '../metrics.js';
 import type { RefusalLog } from './refusal-log.js';
+import type { Traffic } from './traffic.js';
 import { factsOf, type ApiName } from './request-facts.js';
 
-// What happens once a request is answered, on both listeners: it is counted (README, Metrics), logged in
-// one line (README, Logs) and, when it was a refusal of a known system or account, added to that
-// subject's last refusals (README, Why did my call fail). The line carries identifiers only: never a key
-// (the URL's are redacted), a key hash, a body, or a requester's name or contact.
+// What happens once a request is answered, on both listeners: it is counted (README, Metrics; and per
+// minute for the fleet, README, Traffic by minute), logged in one line (README, Logs) and, when it was a
+// refusal of a known system or account, added to that subject's last refusals (README, Why did my call
+// fail). The line carries identifiers only: never a key (the URL's are redacted), a key hash, a body, or
+// a requester's name or contact.
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,9 +29,13 @@ function publicApiOf(path: string): ApiName {
   return 'other';
 }
 
-/** Observes answered requests into the metrics, the log and the refusal log. */
-export function createRequestObserver(deps: { metrics: Metrics; refusals: RefusalLog }) {
-  const { metrics, refusals } = deps;
+/** Observes answered requests into the metrics, the traffic counts, the log and the refusal log. */
+export function createRequestObserver(deps: {
+  metrics: Metrics;
+  refusals: RefusalLog;
+  traffic: Pick<Traffic, 'record'>;
+}) {
+  const { metrics, refusals, traffic } = deps;
   return function observe(listener: 'public' | 'admin', request: FastifyRequest, reply: FastifyReply): void {
     const facts = factsOf(request);
     const path = request.url.split('?')[0] ?? '';
@@ -43,6 +49,7 @@ export function createRequestObserver(deps: { metrics: Metrics; refusals: Refusa
     const code = status >= 400 ? (facts.code ?? null) : null;
     const ms = reply.elapsedTime;
     metrics.request({ api, operation, status, code: code ?? 'none', seconds: ms / 1000 });
+    traffic.record(api, status);
     if (facts.limit !== undefined && status >= 400) metrics.limitRefusal(api, facts.limit);
     const { subject } = facts;
     if (subject !== undefined && status >= 400) {

@@ -345,6 +345,9 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
       return client.lrange(key, 0, count - 1);
     },
     async ping() {
+      // Without a connection every command fails at once in the driver's words ("Stream isn't
+      // writeable…"); readiness's log and the console's health say it plainly instead.
+      if (client.status !== 'ready') throw new Error(`Redis is not connected (${client.status})`);
       await client.ping();
     },
     async close() {
