@@ -46,6 +46,11 @@ export interface Config {
   readonly redisTimeoutMs: number;
   readonly adminHost: string;
   readonly adminPort: number;
+  /**
+   * The admin listener as the operator's staff reach it (`ADMIN_BASE_URL`), in the links to the
+   * back-office console (`{adminBaseUrl}/console`); default `http://ADMIN_HOST:ADMIN_PORT`.
+   */
+  readonly adminBaseUrl: string;
   /** Bearer token of the operator's back office; null: no admin listener in production. */
   readonly adminToken: string | null;
   /** Bearer token of the operator's support staff (read and revoke only). */
@@ -169,6 +174,7 @@ const schema = z.object({
   REDIS_TIMEOUT_MS: integer(10, 60_000).default(500),
   ADMIN_HOST: nonEmpty.default('127.0.0.1'),
   ADMIN_PORT: port.default(8081),
+  ADMIN_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SUPPORT_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -355,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     adminHost: e.ADMIN_HOST,
     adminPort: e.ADMIN_PORT,
+    adminBaseUrl: (e.ADMIN_BASE_URL ?? localAdminUrl(e.ADMIN_HOST, e.ADMIN_PORT)).replace(/\/+$/, ''),
     adminToken: e.ADMIN_TOKEN ?? null,
     supportToken: e.SUPPORT_TOKEN ?? null,
     cursorSecret,
@@ -382,6 +389,15 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     sessionSecret,
   };
   return Object.freeze(config);
+}
+
+/**
+ * The admin listener on this machine: its host, or the loopback address when it listens on every
+ * address (`0.0.0.0`, `::`), which a link cannot name.
+ */
+function localAdminUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
 function randomSecret(production: boolean, fleet: boolean, variable: 'CURSOR_SECRET'): string {

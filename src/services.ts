@@ -1,3 +1,4 @@
+import { createBackOfficeLog, type BackOfficeLog } from './audit/back-office-log.js';
 import { createKeyAuditJobs, type KeyAuditJobs } from './audit/key-audit-jobs.js';
 import { createKeyAuditService, type KeyAuditService } from './audit/key-audit-service.js';
 import { createKeyUse, type KeyUse } from './audit/key-use.js';
@@ -38,6 +39,7 @@ import { createHealthProbe, type HealthProbe } from './observability/health-prob
 import { createRefusalLog, type RefusalLog } from './observability/refusal-log.js';
 import { createTraffic, type Traffic } from './observability/traffic.js';
 import { createReadiness, type Readiness } from './readiness.js';
+import { createStaffUserService, type StaffUserService } from './staff/staff-user-service.js';
 
 // The one service layer of the process: every domain service built once, over one database, clock and
 // store, and handed to every face (the public APIs, the back office, the demo seeds, a CLI). No face
@@ -98,6 +100,10 @@ export interface Services {
   readonly merchantKeys: MerchantKeyService;
   /** The people of merchant accounts who sign in to the panel. */
   readonly merchantUsers: MerchantUserService;
+  /** The operator's staff who sign in to the back-office console. */
+  readonly staffUsers: StaffUserService;
+  /** Every change made through the back office (admin API, CLI, console), newest first. */
+  readonly backOfficeLog: BackOfficeLog;
   /** The POS API's quotas, ceilings, IP block and sales leases. */
   readonly limits: PosLimits;
   /** Sales figures by payment method and brand, for the POS API and the merchant panel's reports. */
@@ -147,6 +153,7 @@ export function createServices(deps: ServiceDeps): Services {
     config: { salesLeaseMs: config.posSalesQueryTimeoutMs * 2, ipBlockThreshold: config.ipBlockThreshold },
   });
   const keyUse = createKeyUse({ db, clock, intervalMs: KEY_USE_INTERVAL_MS });
+  const backOfficeLog = createBackOfficeLog({ db, clock });
   return {
     config,
     db,
@@ -169,6 +176,13 @@ export function createServices(deps: ServiceDeps): Services {
       clock,
       panelUrl: `${config.publicBaseUrl}/panel`,
     }),
+    staffUsers: createStaffUserService({
+      db,
+      clock,
+      consoleUrl: `${config.adminBaseUrl}/console`,
+      backOfficeLog,
+    }),
+    backOfficeLog,
     limits,
     sales: createSalesService({
       readDb,

@@ -67,6 +67,7 @@ describe('loadConfig', () => {
       REDIS_TIMEOUT_MS: '250',
       ADMIN_HOST: '0.0.0.0',
       ADMIN_PORT: '9001',
+      ADMIN_BASE_URL: 'https://admin.example.com/',
       ADMIN_TOKEN: 'admin-token-0123456789',
       SUPPORT_TOKEN: 'support-token-0123456789',
       CURSOR_SECRET: 'cursor-secret-0123456789',
@@ -104,6 +105,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 250,
       adminHost: '0.0.0.0',
       adminPort: 9001,
+      adminBaseUrl: 'https://admin.example.com',
       adminToken: 'admin-token-0123456789',
       supportToken: 'support-token-0123456789',
       cursorSecret: 'cursor-secret-0123456789',
@@ -130,6 +132,22 @@ describe('loadConfig', () => {
       panel: true,
       sessionSecret: 'session-secret-0123456789-0123456789',
     });
+  });
+
+  it('ADMIN_BASE_URL: the console links’ base; by default the admin listener, by loopback when it listens everywhere', () => {
+    expect(loadConfig({}).adminBaseUrl).toBe('http://127.0.0.1:8081');
+    expect(loadConfig({ ADMIN_HOST: '10.1.2.3', ADMIN_PORT: '9001' }).adminBaseUrl).toBe(
+      'http://10.1.2.3:9001',
+    );
+    expect(loadConfig({ ADMIN_HOST: '0.0.0.0' }).adminBaseUrl).toBe('http://127.0.0.1:8081');
+    expect(loadConfig({ ADMIN_HOST: '::' }).adminBaseUrl).toBe('http://127.0.0.1:8081');
+    expect(loadConfig({ ADMIN_HOST: '::1' }).adminBaseUrl).toBe('http://[::1]:8081');
+    expect(loadConfig({ ADMIN_BASE_URL: 'https://ops.example.com/back//' }).adminBaseUrl).toBe(
+      'https://ops.example.com/back',
+    );
+    expect(configError({ ADMIN_BASE_URL: 'ftp://ops.example.com' }).problems).toEqual([
+      { variable: 'ADMIN_BASE_URL', message: 'must be an http(s) URL (got "ftp://ops.example.com")' },
+    ]);
   });
 
   it('SMTP_URL: unset logs the mail; not smtp(s):// stops the start, shown without its password', () => {

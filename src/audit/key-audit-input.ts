@@ -1,12 +1,9 @@
 import { z } from 'zod';
+import { auditCursorText, auditPosition } from './audit-cursor.js';
 import { KEY_EVENTS, KEY_KINDS, type KeyAuditPosition, type KeyEventName } from './key-audit-repository.js';
 
 // The query of a reading of the key audit trail (README, Audit trail and last use): which events, which
-// period, and the page. The cursor is the `next_cursor` of the previous page: the instant and sequence of
-// its last event, `<ms>.<seq>`. It is not signed: the back office's callers may read the whole trail, so a
-// cursor they write themselves shows them nothing they could not read.
-
-const CURSOR = /^(\d{1,16})\.(\d{1,16})$/;
+// period, and the page (the cursor: src/audit/audit-cursor.ts).
 
 const instant = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 instant with Z or an offset' })
@@ -29,7 +26,7 @@ export const keyAuditQueryInput = z.strictObject({
   from: instant.optional(),
   /** Only events before this instant. */
   to: instant.optional(),
-  cursor: z.string().regex(CURSOR, 'must be the next_cursor of a previous page').optional(),
+  cursor: auditCursorText.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
@@ -39,17 +36,6 @@ export const allKeyAuditQueryInput = keyAuditQueryInput.extend({
 });
 
 export type KeyAuditQueryInput = z.infer<typeof keyAuditQueryInput>;
-
-/** The cursor text of a position. */
-export function auditCursor(position: KeyAuditPosition): string {
-  return `${position.occurredAt}.${position.seq}`;
-}
-
-/** The position a cursor text points after (its shape was checked by the query schema). */
-export function auditPosition(cursor: string): KeyAuditPosition {
-  const [, occurredAt = '0', seq = '0'] = CURSOR.exec(cursor) ?? [];
-  return { occurredAt: Number(occurredAt), seq: Number(seq) };
-}
 
 /** The repository's filters of a checked query. */
 export function auditFilters(input: KeyAuditQueryInput): {

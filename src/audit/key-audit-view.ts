@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { wireTime, wireTimeText } from '../lib/wire-time.js';
 import { ACTOR_CHANNELS, ACTOR_ROLES } from './actor.js';
-import { auditCursor } from './key-audit-input.js';
+import { auditCursor } from './audit-cursor.js';
 import { KEY_EVENTS, KEY_KINDS, type KeyAuditEvent, type KeyAuditPosition } from './key-audit-repository.js';
 
 // What the operator and support read of the key audit trail (README, Audit trail and last use): who did

@@ -8,6 +8,7 @@ import * as eventsKeyset from './migrations/0004-events-keyset.js';
 import * as keyAudit from './migrations/0005-key-audit.js';
 import * as mailOutbox from './migrations/0006-mail-outbox.js';
 import * as webUsers from './migrations/0007-web-users.js';
+import * as staffUsers from './migrations/0008-staff-users.js';
 import * as traffic from './migrations/0009-traffic.js';
 
 // Migrations are listed here rather than read from a folder, so that they work the same from the
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005-key-audit': keyAudit,
   '0006-mail-outbox': mailOutbox,
   '0007-web-users': webUsers,
+  '0008-staff-users': staffUsers,
   '0009-traffic': traffic,
 };
 

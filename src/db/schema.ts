@@ -293,11 +293,53 @@ export interface WebSessionTable {
   expires_at: number;
 }
 
+/** A person of the operator's staff who signs in to the back-office console (issue 14). */
+export interface StaffUserTable {
+  id: string;
+  /** Lower-cased e-mail address, unique. */
+  email: string;
+  name: string;
+  /** `operator` or `support`. */
+  role: string;
+  /** scrypt hash (src/web/password-hash.ts); null until a one-time link is used. */
+  password_hash: string | null;
+  disabled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A one-time link the operator hands to a staff user: to set a first password, or a new one (72 h). */
+export interface StaffUserLinkTable {
+  token_hash: string;
+  user_id: string;
+  purpose: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** One change made through the back office (src/audit/back-office-log.ts); never a secret. */
+export interface BackOfficeActionTable {
+  seq: Generated<number>;
+  occurred_at: number;
+  actor_role: string;
+  actor_user_id: string | null;
+  actor_name: string | null;
+  channel: string;
+  actor_ip: string | null;
+  /** An admin operation id or a console action's name. */
+  action: string;
+  /** What it acted on: a path under /admin/v1/. */
+  target: string;
+  /** JSON object. */
+  details: string;
+}
+
 /** Answered requests of one minute, API and outcome, summed over the fleet (src/observability/traffic.ts). */
 export interface TrafficMinuteTable {
   /** The start of the UTC minute (ms). */
   minute: number;
-  /** The API as the metrics name it: `helpdesk`, `pos`, `docs`, `admin`, `other`. */
+  /** The API as the metrics name it: `helpdesk`, `pos`, `docs`, `admin`, `console`, `other`. */
   api: string;
   /** `answered` (status below 400), `refused` (4xx) or `failed` (5xx). */
   outcome: string;
@@ -325,6 +367,9 @@ export interface Database {
   merchant_users: MerchantUserTable;
   merchant_user_links: MerchantUserLinkTable;
   web_sessions: WebSessionTable;
+  staff_users: StaffUserTable;
+  staff_user_links: StaffUserLinkTable;
+  back_office_actions: BackOfficeActionTable;
   traffic_minutes: TrafficMinuteTable;
 }
 

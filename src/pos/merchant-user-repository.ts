@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { MerchantUserTable } from '../db/schema.js';
 
-// Storage of merchant users and their one-time links (migration 0007).
+// Storage of merchant users (migration 0007); their one-time links are src/web/one-time-link.ts's.
 
 export type MerchantUserRecord = Selectable<MerchantUserTable>;
 
@@ -34,41 +34,4 @@ export async function setPasswordHash(db: Db, id: string, hash: string, now: num
     .set({ password_hash: hash, updated_at: now })
     .where('id', '=', id)
     .execute();
-}
-
-/** Stores a link; earlier unused links of the same purpose stop working (only the newest e-mail counts). */
-export async function insertLink(
-  db: Db,
-  link: { token_hash: string; user_id: string; purpose: string; expires_at: number; created_at: number },
-): Promise<void> {
-  await db
-    .updateTable('merchant_user_links')
-    .set({ used_at: link.created_at })
-    .where('user_id', '=', link.user_id)
-    .where('purpose', '=', link.purpose)
-    .where('used_at', 'is', null)
-    .execute();
-  await db
-    .insertInto('merchant_user_links')
-    .values({ ...link, used_at: null })
-    .execute();
-}
-
-export function findLink(db: Db, tokenHash: string) {
-  return db
-    .selectFrom('merchant_user_links')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
-}
-
-/** Marks a link used; false when it was used meanwhile (two tabs submitting at once). */
-export async function useLink(db: Db, tokenHash: string, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('merchant_user_links')
-    .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -7,17 +6,22 @@ import { conflict, notFound } from '../errors/refusals.js';
 import { randomAlphanumeric } from '../lib/identifiers.js';
 import { displayName } from '../lib/input-text.js';
 import { hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from '../web/password-hash.js';
+import {
+  checkLink,
+  issueLink,
+  setPasswordThroughLink,
+  type LinkOutcome,
+  type LinkPurpose,
+} from '../web/one-time-link.js';
+import { emailAddress } from '../web/user-input.js';
 import { enqueueMail } from '../mail/outbox-repository.js';
 import { invitationMail, passwordResetMail } from './merchant-user-mail.js';
 import {
-  findLink,
   findUser,
   findUserByEmail,
-  insertLink,
   insertUser,
   listUsers,
   setPasswordHash,
-  useLink,
   type MerchantUserRecord,
 } from './merchant-user-repository.js';
 
@@ -30,14 +34,6 @@ import {
 export const INVITATION_LIFETIME_MS = 72 * 3_600_000;
 export const RESET_LIFETIME_MS = 3_600_000;
 export { PASSWORD_MAX, PASSWORD_MIN } from '../web/password-policy.js';
-
-/** An e-mail address as stored: trimmed, lower-cased, a plain shape (the mail server judges the rest). */
-export const emailAddress = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
-  .trim()
-  .toLowerCase()
-  .max(254, 'must be at most 254 characters')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
 
 /** What the operator sends to invite a user. */
 export const userInviteInput = z.strictObject({ email: emailAddress, name: displayName });
@@ -65,14 +61,10 @@ function toUser(row: MerchantUserRecord): MerchantUser {
   };
 }
 
-function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
+/** A link's outcome with the user as the faces see them. */
+function userOutcome(outcome: LinkOutcome<MerchantUserRecord>): LinkOutcome<MerchantUser> {
+  return outcome.ok ? { ...outcome, user: toUser(outcome.user) } : outcome;
 }
-
-/** What a one-time link is worth now. */
-export type LinkOutcome =
-  | { ok: true; user: MerchantUser; purpose: 'invitation' | 'reset' }
-  | { ok: false; reason: 'unknown' | 'expired' | 'used' };
 
 /** The merchant users service. */
 export function createMerchantUserService(deps: {
@@ -84,33 +76,25 @@ export function createMerchantUserService(deps: {
   const { db, clock, panelUrl } = deps;
 
   /** Stores a new one-time link in `trx`; returns its URL (the token in the query) and its end. */
-  async function issueLink(
+  async function newLink(
     trx: Db,
     user: MerchantUserRecord,
-    purpose: 'invitation' | 'reset',
+    purpose: LinkPurpose,
     now: number,
   ): Promise<{ url: string; expiresAt: number }> {
-    const token = randomBytes(32).toString('base64url');
     const expiresAt = now + (purpose === 'invitation' ? INVITATION_LIFETIME_MS : RESET_LIFETIME_MS);
-    await insertLink(trx, {
-      token_hash: tokenHash(token),
-      user_id: user.id,
+    // Only the newest e-mail of a purpose counts: its earlier links of that purpose stop working.
+    const token = await issueLink(trx, 'merchant_user_links', {
+      userId: user.id,
       purpose,
-      expires_at: expiresAt,
-      created_at: now,
+      expiresAt,
+      now,
+      supersedes: [purpose],
     });
     return { url: `${panelUrl}/set-password?token=${token}`, expiresAt };
   }
 
-  async function checkLink(token: string): Promise<LinkOutcome & { row?: MerchantUserRecord }> {
-    const link = await findLink(db, tokenHash(token));
-    if (link === undefined) return { ok: false, reason: 'unknown' };
-    if (link.used_at !== null) return { ok: false, reason: 'used' };
-    if (link.expires_at <= clock.now()) return { ok: false, reason: 'expired' };
-    const row = await findUser(db, link.user_id);
-    if (row?.disabled_at !== null) return { ok: false, reason: 'unknown' };
-    return { ok: true, user: toUser(row), purpose: link.purpose === 'reset' ? 'reset' : 'invitation', row };
-  }
+  const findRow = (id: string) => findUser(db, id);
 
   return {
     /**
@@ -148,7 +132,7 @@ export function createMerchantUserService(deps: {
             };
             await insertUser(trx, row);
           }
-          const link = await issueLink(trx, row, 'invitation', now);
+          const link = await newLink(trx, row, 'invitation', now);
           await enqueueMail(trx, invitationMail(account, row, link), now);
           return { user: toUser(row), expiresAt: link.expiresAt };
         });
@@ -191,27 +175,25 @@ export function createMerchantUserService(deps: {
       if (row?.disabled_at !== null || row.password_hash === null) return;
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
-        const link = await issueLink(trx, row, 'reset', now);
+        const link = await newLink(trx, row, 'reset', now);
         await enqueueMail(trx, passwordResetMail(row, link), now);
       });
     },
 
     /** What a one-time link is worth now (the page that sets the password shows the outcome). */
-    async link(token: string): Promise<LinkOutcome> {
-      const { row: _row, ...outcome } = await checkLink(token);
-      return outcome;
+    async link(token: string): Promise<LinkOutcome<MerchantUser>> {
+      return userOutcome(await checkLink(db, 'merchant_user_links', token, clock.now(), findRow));
     },
 
     /** Sets the password through a one-time link, which is then used up. */
-    async setPasswordWithLink(token: string, password: string): Promise<LinkOutcome> {
-      const outcome = await checkLink(token);
-      if (!outcome.ok) return outcome;
-      const hash = await hashPassword(password);
+    async setPasswordWithLink(token: string, password: string): Promise<LinkOutcome<MerchantUser>> {
       const now = clock.now();
-      if (!(await useLink(db, tokenHash(token), now))) return { ok: false, reason: 'used' };
-      await setPasswordHash(db, outcome.user.id, hash, now);
-      const { row: _row, ...rest } = outcome;
-      return { ...rest, user: { ...rest.user, active: true } };
+      const outcome = await setPasswordThroughLink(db, 'merchant_user_links', token, now, {
+        findUser: findRow,
+        hash: () => hashPassword(password),
+        storeHash: (trx, userId, hash) => setPasswordHash(trx, userId, hash, now),
+      });
+      return outcome.ok ? { ...outcome, user: { ...toUser(outcome.user), active: true } } : outcome;
     },
 
     /** Changes a signed-in user's password; false when the current one is wrong. */

@@ -19,6 +19,21 @@ function userOf(session: Record<string, unknown>): string | null {
   return typeof session.userId === 'string' ? session.userId : null;
 }
 
+/**
+ * Deletes every session of a face's user (in `db`, which may be a transaction: a staff user disabled
+ * loses the console in the same commit), but the one whose id is `exceptSessionId`.
+ */
+export async function deleteUserSessions(
+  db: Db,
+  face: string,
+  userId: string,
+  exceptSessionId?: string,
+): Promise<void> {
+  let query = db.deleteFrom('web_sessions').where('face', '=', face).where('user_id', '=', userId);
+  if (exceptSessionId !== undefined) query = query.where('id_hash', '!=', idHash(exceptSessionId));
+  await query.execute();
+}
+
 /** A session store (the @fastify/session interface) over the database, for one face. */
 export function createDbSessionStore(deps: { db: Db; clock: Clock; face: string }): SessionStore & {
   /** Ends every session of a user of this face (after a password change or reset), except one. */
@@ -87,9 +102,7 @@ export function createDbSessionStore(deps: { db: Db; clock: Clock; face: string 
       });
     },
     async endUserSessions(userId, exceptSessionId) {
-      let query = db.deleteFrom('web_sessions').where('face', '=', face).where('user_id', '=', userId);
-      if (exceptSessionId !== undefined) query = query.where('id_hash', '!=', idHash(exceptSessionId));
-      await query.execute();
+      await deleteUserSessions(db, face, userId, exceptSessionId);
       // Expired sessions of every user go at the same time: no sweeper is needed.
       await db.deleteFrom('web_sessions').where('expires_at', '<=', clock.now()).execute();
     },

@@ -1,0 +1,314 @@
+import type { z } from 'zod';
+import type { Actor } from '../audit/actor.js';
+import type { BackOfficeLog } from '../audit/back-office-log.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
+import { conflict, invalidInput, notFound } from '../errors/refusals.js';
+import { randomAlphanumeric } from '../lib/identifiers.js';
+import { wireTime } from '../lib/wire-time.js';
+import {
+  checkLink,
+  issueLink,
+  setPasswordThroughLink,
+  type LinkOutcome,
+  type LinkPurpose,
+} from '../web/one-time-link.js';
+import { hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from '../web/password-hash.js';
+import { deleteUserSessions } from '../web/session-store.js';
+import { newPassword } from '../web/user-input.js';
+import {
+  firstOperatorInput,
+  staffUserInput,
+  type FirstOperatorInput,
+  type StaffRole,
+  type StaffUserInput,
+} from './staff-user-input.js';
+import {
+  countStaffUsers,
+  disableStaffUser,
+  findStaffUser,
+  findStaffUserByEmail,
+  insertStaffUser,
+  listStaffUsers,
+  lockStaffUsers,
+  setStaffPasswordHash,
+  type StaffUserRecord,
+} from './staff-user-repository.js';
+
+// The operator's staff, who sign in to the back-office console (issue 14): named users with a role,
+// `operator` or `support`, created by the operator (admin API, CLI, console) with a one-time link where
+// they set their password, or, on a deployment without any, the first operator on the console's
+// first-start page. Links are handed over by the operator, not e-mailed: staff are few, and the admin
+// listener the console lives on is internal. Only the hash of a link's token is stored; only a scrypt
+// hash of a password. Every change is written to the back-office log in its own transaction.
+
+/** Both kinds of link last 72 hours: the operator hands them over, which may take a day or two. */
+export const STAFF_LINK_LIFETIME_MS = 72 * 3_600_000;
+
+/** The face whose sessions are staff users' (web_sessions.face): the console's session store uses it. */
+export const STAFF_SESSION_FACE = 'console';
+
+/** A staff user as the faces see them (never the password hash). */
+export interface StaffUser {
+  id: string;
+  email: string;
+  name: string;
+  role: StaffRole;
+  /** True once a password is set, until the user is disabled. */
+  active: boolean;
+  /** When the operator disabled the user; null while they are not. */
+  disabledAt: number | null;
+  createdAt: number;
+}
+
+/** A one-time link where a staff user sets a password: the URL (its token in the query) and its end. */
+export interface StaffPasswordLink {
+  url: string;
+  expiresAt: number;
+}
+
+function toUser(row: StaffUserRecord): StaffUser {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role === 'operator' ? 'operator' : 'support',
+    active: row.password_hash !== null && row.disabled_at === null,
+    disabledAt: row.disabled_at,
+    createdAt: row.created_at,
+  };
+}
+
+function userOutcome(outcome: LinkOutcome<StaffUserRecord>): LinkOutcome<StaffUser> {
+  return outcome.ok ? { ...outcome, user: toUser(outcome.user) } : outcome;
+}
+
+/** What the back-office log names a staff user by. */
+const targetOf = (id: string) => `staff/users/${id}`;
+
+/** `value` parsed by `schema`, or a 422 naming the field (`email: must be an e-mail address`). */
+function parsed<S extends z.ZodType>(schema: S, value: unknown, field?: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const param = [field, ...(issue?.path ?? []).map(String)].filter((part) => part !== undefined).join('.');
+  const detail =
+    issue?.code === 'unrecognized_keys'
+      ? `unknown field(s) ${issue.keys.join(', ')}`
+      : (issue?.message ?? 'invalid');
+  throw invalidInput(param === '' ? 'input' : param, detail);
+}
+
+/** The staff users service. */
+export function createStaffUserService(deps: {
+  db: Db;
+  clock: Clock;
+  /** Where the links point: `{ADMIN_BASE_URL}/console`. */
+  consoleUrl: string;
+  backOfficeLog: Pick<BackOfficeLog, 'record'>;
+}) {
+  const { db, clock, consoleUrl, backOfficeLog } = deps;
+
+  /** Stores a new link in `trx` (the user's earlier ones stop working); returns its URL and end. */
+  async function newLink(
+    trx: Db,
+    userId: string,
+    purpose: LinkPurpose,
+    now: number,
+  ): Promise<StaffPasswordLink> {
+    const expiresAt = now + STAFF_LINK_LIFETIME_MS;
+    const token = await issueLink(trx, 'staff_user_links', {
+      userId,
+      purpose,
+      expiresAt,
+      now,
+      supersedes: ['invitation', 'reset'],
+    });
+    return { url: `${consoleUrl}/set-password?token=${token}`, expiresAt };
+  }
+
+  const findRow = (id: string) => findStaffUser(db, id);
+
+  /** The user of `id`, or 404. */
+  async function existing(id: string): Promise<StaffUserRecord> {
+    const row = await findRow(id);
+    if (row === undefined) throw notFound(`staff user "${id}"`);
+    return row;
+  }
+
+  return {
+    /**
+     * Creates a staff user without a password, and a one-time link (72 hours) where they set one, for
+     * the operator to hand over. An address that is a staff user's already: 409.
+     */
+    async create(input: StaffUserInput, actor: Actor): Promise<{ user: StaffUser; link: StaffPasswordLink }> {
+      const { email, name, role } = parsed(staffUserInput, input);
+      const taken = () => conflict(`A staff user with the e-mail address "${email}" already exists.`);
+      const now = clock.now();
+      try {
+        return await db.transaction().execute(async (trx) => {
+          if ((await findStaffUserByEmail(trx, email)) !== undefined) throw taken();
+          const row: StaffUserRecord = {
+            id: randomAlphanumeric(24),
+            email,
+            name,
+            role,
+            password_hash: null,
+            disabled_at: null,
+            created_at: now,
+            updated_at: now,
+          };
+          await insertStaffUser(trx, row);
+          const link = await newLink(trx, row.id, 'invitation', now);
+          await backOfficeLog.record(trx, actor, {
+            action: 'createStaffUser',
+            target: targetOf(row.id),
+            details: { email, name, role, link_expires_at: wireTime(link.expiresAt) },
+          });
+          return { user: toUser(row), link };
+        });
+      } catch (error) {
+        // The same address twice at once (PostgreSQL: neither saw the other's row): the unique index.
+        if (isUniqueViolation(error)) throw taken();
+        throw error;
+      }
+    },
+
+    /** Every staff user, disabled ones too, by address. */
+    async list(): Promise<StaffUser[]> {
+      return (await listStaffUsers(db)).map(toUser);
+    },
+
+    /** The staff user of `id`; undefined when there is none or they are disabled (a session's user). */
+    async get(id: string): Promise<StaffUser | undefined> {
+      const row = await findRow(id);
+      return row?.disabled_at !== null ? undefined : toUser(row);
+    },
+
+    /** How many staff users there are, disabled ones too (none: the console offers its first start). */
+    count(): Promise<number> {
+      return countStaffUsers(db);
+    },
+
+    /**
+     * The staff user whose e-mail and password these are, or null. An unknown address costs the same
+     * hash as a known one, so the time taken says nothing about whether it exists.
+     */
+    async authenticate(email: string, password: string): Promise<StaffUser | null> {
+      const row = await findStaffUserByEmail(db, email.trim().toLowerCase());
+      const hash = row?.disabled_at === null ? row.password_hash : null;
+      const matches = await verifyPassword(password, hash ?? UNUSABLE_PASSWORD_HASH);
+      return row !== undefined && hash !== null && matches ? toUser(row) : null;
+    },
+
+    /** What a one-time link is worth now (the page that sets the password shows the outcome). */
+    async link(token: string): Promise<LinkOutcome<StaffUser>> {
+      return userOutcome(await checkLink(db, 'staff_user_links', token, clock.now(), findRow));
+    },
+
+    /**
+     * Sets the password through a one-time link, which is then used up; a password of the wrong length:
+     * 422 (the console's form checks it first). The console ends the user's other sessions.
+     */
+    async setPasswordWithLink(token: string, password: string): Promise<LinkOutcome<StaffUser>> {
+      parsed(newPassword, password, 'password');
+      const now = clock.now();
+      const outcome = await setPasswordThroughLink(db, 'staff_user_links', token, now, {
+        findUser: findRow,
+        hash: () => hashPassword(password),
+        storeHash: (trx, userId, hash) => setStaffPasswordHash(trx, userId, hash, now),
+      });
+      return outcome.ok ? { ...outcome, user: { ...toUser(outcome.user), active: true } } : outcome;
+    },
+
+    /** Changes a signed-in user's password; false when the current one is wrong (a bad new one: 422). */
+    async changePassword(id: string, current: string, next: string): Promise<boolean> {
+      parsed(newPassword, next, 'password');
+      const row = await findRow(id);
+      if (row?.disabled_at !== null || row.password_hash === null) return false;
+      if (!(await verifyPassword(current, row.password_hash))) return false;
+      await setStaffPasswordHash(db, id, await hashPassword(next), clock.now());
+      return true;
+    },
+
+    /**
+     * A fresh one-time link (72 hours) for a staff user who lost theirs or forgot their password; their
+     * earlier links stop working, and their password (if any) stays until the link is used. 404 for an
+     * unknown user, 409 for a disabled one.
+     */
+    async newPasswordLink(id: string, actor: Actor): Promise<StaffPasswordLink> {
+      const row = await existing(id);
+      if (row.disabled_at !== null) throw conflict(`The staff user "${id}" is disabled.`);
+      const purpose: LinkPurpose = row.password_hash === null ? 'invitation' : 'reset';
+      const now = clock.now();
+      return db.transaction().execute(async (trx) => {
+        const link = await newLink(trx, id, purpose, now);
+        await backOfficeLog.record(trx, actor, {
+          action: 'issueStaffUserPasswordLink',
+          target: targetOf(id),
+          details: { email: row.email, purpose, link_expires_at: wireTime(link.expiresAt) },
+        });
+        return link;
+      });
+    },
+
+    /**
+     * Disables a staff user: they can no longer sign in, their links stop working, and their console
+     * sessions end in the same commit. Disabling one who is disabled already changes (and records)
+     * nothing. 404 for an unknown user.
+     */
+    async disable(id: string, actor: Actor): Promise<StaffUser> {
+      await existing(id);
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        if (!(await disableStaffUser(trx, id, now))) return;
+        await deleteUserSessions(trx, STAFF_SESSION_FACE, id);
+        const row = await findStaffUser(trx, id);
+        await backOfficeLog.record(trx, actor, {
+          action: 'disableStaffUser',
+          target: targetOf(id),
+          details: { email: row?.email ?? null },
+        });
+      });
+      return toUser(await existing(id));
+    },
+
+    /**
+     * Creates the first operator, with a password at once (the console's first-start page, reached with
+     * ADMIN_TOKEN). Only while there is no staff user at all: otherwise 409, also for the second of two
+     * calls at once (the table is locked from the check to the insert). Bad input: 422 naming the field.
+     */
+    async createFirstOperator(input: FirstOperatorInput, actor: Actor): Promise<StaffUser> {
+      const { email, name, password } = parsed(firstOperatorInput, input);
+      const exists = () =>
+        conflict('There are staff users already: the first operator can only be created before any.');
+      if ((await countStaffUsers(db)) > 0) throw exists();
+      const hash = await hashPassword(password);
+      const now = clock.now();
+      return db.transaction().execute(async (trx) => {
+        await lockStaffUsers(trx);
+        if ((await countStaffUsers(trx)) > 0) throw exists();
+        const row: StaffUserRecord = {
+          id: randomAlphanumeric(24),
+          email,
+          name,
+          role: 'operator',
+          password_hash: hash,
+          disabled_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await insertStaffUser(trx, row);
+        await backOfficeLog.record(trx, actor, {
+          action: 'createFirstStaffOperator',
+          target: targetOf(row.id),
+          details: { email, name, role: 'operator' },
+        });
+        return toUser(row);
+      });
+    },
+  };
+}
+
+export type StaffUserService = ReturnType<typeof createStaffUserService>;
