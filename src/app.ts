@@ -24,6 +24,7 @@ import { publicClosingRefusal } from './lifecycle/closing-refusals.js';
 import { OneLinePerRequest } from './observability/request-log-controller.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { registerPanel } from './panel/panel-routes.js';
+import { registerConsole } from './console/console.js';
 import { createPosApiHandler } from './pos/pos-api.js';
 import { POS_API_PREFIX } from './pos/pos-routes.js';
 import type { Services } from './services.js';
@@ -172,6 +173,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
   });
 
   const admin = createAdminApi(config, { services, logger: loggerOptions(logger) });
+  if (config.console) registerConsole(admin, { services });
 
   return {
     public: publicApp,

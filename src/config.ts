@@ -88,6 +88,8 @@ export interface Config {
   readonly mailFrom: string;
   /** The merchant panel under /panel/ on the public listener (`PANEL=false` turns it off). */
   readonly panel: boolean;
+  /** The back-office console under /console/ on the admin listener (`CONSOLE=false` turns it off). */
+  readonly console: boolean;
   /** Signs the web faces' session cookies (32 characters at least; every process of a fleet the same). */
   readonly sessionSecret: string;
 }
@@ -203,6 +205,7 @@ const schema = z.object({
     )
     .default('Partner Gateway <no-reply@localhost>'),
   PANEL: z.enum(['true', 'false']).default('true'),
+  CONSOLE: z.enum(['true', 'false']).default('true'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
@@ -386,6 +389,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     panel: e.PANEL === 'true',
+    console: e.CONSOLE === 'true',
     sessionSecret,
   };
   return Object.freeze(config);

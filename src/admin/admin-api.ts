@@ -1,7 +1,9 @@
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { presentedBearerToken } from '../http/bearer-token.js';
+import { sameSecret } from '../lib/same-secret.js';
+import { isConsolePath } from '../console/console-path.js';
 import { isClientGone } from '../http/client-gone.js';
 import { hasRequestBody, IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
 import { refusedAtEdge } from '../http/edge-refusals.js';
@@ -37,13 +39,6 @@ declare module 'fastify' {
 export interface AdminDeps {
   services: Services;
   logger: LoggerOptions;
-}
-
-function sameSecret(presented: string, expected: string | null): boolean {
-  if (expected === null) return false;
-  const a = createHash('sha256').update(presented).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
 }
 
 /** NDJSON receipts: any length, so the stream is handed over unread (no body limit) and read by line. */
@@ -144,7 +139,8 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   });
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const access = request.routeOptions.config.adminAccess ?? 'operator';
-    if (access === 'open') {
+    // The console's pages sign their staff in with sessions of their own (src/console/), not the token.
+    if (access === 'open' || (config.console && isConsolePath(request.url.split('?')[0] ?? ''))) {
       done();
       return;
     }

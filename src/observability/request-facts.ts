@@ -6,10 +6,10 @@ import type { FastifyRequest } from 'fastify';
 // key hash, a body or a requester's name or contact: only identifiers an operator already sees.
 
 /**
- * The listener's parts a request can reach: the public APIs, the documentation pages, the back office,
- * anything else. A list, so that what counts by API (the traffic table) knows every label it may store.
+ * The listener's parts a request can reach: the public APIs, the documentation pages, the back office
+ * (its API, its console), anything else. A list, so that what counts by API (the traffic table) knows every label it may store.
  */
-export const API_NAMES = ['helpdesk', 'pos', 'docs', 'admin', 'other'] as const;
+export const API_NAMES = ['helpdesk', 'pos', 'docs', 'admin', 'console', 'other'] as const;
 
 /** The listener's part a request reached: one of the public APIs, the documentation pages, the back office. */
 export type ApiName = (typeof API_NAMES)[number];

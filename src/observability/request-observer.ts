@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isConsolePath } from '../console/console-path.js';
 import { redactKeys } from '../http/logger-options.js';
 import type { Metrics } from '../metrics.js';
 import type { RefusalLog } from './refusal-log.js';
@@ -39,7 +40,7 @@ export function createRequestObserver(deps: {
   return function observe(listener: 'public' | 'admin', request: FastifyRequest, reply: FastifyReply): void {
     const facts = factsOf(request);
     const path = request.url.split('?')[0] ?? '';
-    const api = listener === 'admin' ? 'admin' : publicApiOf(path);
+    const api = listener === 'admin' ? (isConsolePath(path) ? 'console' : 'admin') : publicApiOf(path);
     // The documentation pages have no operation names: their route pattern (a bounded set) stands for one.
     const operation =
       facts.operation ??

@@ -45,3 +45,8 @@ export function formatDayText(day: string, locale: Locale): string {
   const [y, m, d] = day.split('-');
   return locale === 'pt-BR' ? `${d}/${m}/${y}` : day;
 }
+
+/** The time of day of an instant in UTC-03:00 ("09:05", or "09:05:30" with seconds). */
+export function formatTimeOfDay(ms: number, seconds = false): string {
+  return new Date(ms - 3 * 3_600_000).toISOString().slice(11, seconds ? 19 : 16);
+}

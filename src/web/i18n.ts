@@ -35,13 +35,17 @@ export function translator<K extends string>(catalogue: Catalogue<K>, locale: Lo
     );
 }
 
-/** One catalogue of a face: the shared texts, then the face's own (which may say a shared one its way). */
-export function mergeCatalogues<A extends string, B extends string>(
-  shared: Catalogue<A>,
-  own: Catalogue<B>,
-): Catalogue<A | B> {
-  return {
-    'pt-BR': { ...shared['pt-BR'], ...own['pt-BR'] },
-    en: { ...shared.en, ...own.en },
-  };
+/** The keys of a catalogue. */
+type KeysOf<C> = C extends Catalogue<infer K> ? K : never;
+
+/** One catalogue of a face: the shared texts, then the face's own (a later one may say an earlier's its way). */
+export function mergeCatalogues<C extends readonly Catalogue<string>[]>(
+  ...catalogues: C
+): Catalogue<KeysOf<C[number]>> {
+  const merged = { 'pt-BR': {}, en: {} } as Catalogue<string>;
+  for (const catalogue of catalogues) {
+    Object.assign(merged['pt-BR'], catalogue['pt-BR']);
+    Object.assign(merged.en, catalogue.en);
+  }
+  return merged;
 }

@@ -1,0 +1,44 @@
+import type { FaceAssets } from '../web/face.js';
+import { DASHBOARD_SCRIPT } from './pages/dashboard.js';
+import { chartAsset, webAsset } from '../web/web-assets.js';
+import { COPY_BUTTON_SCRIPT } from '../web/web-script.js';
+import { WEB_STYLE } from '../web/web-style.js';
+
+// The console's files: the faces' stylesheet with the console's few rules, one script (the copy button
+// beside a key or link shown once, and what the page modules add), and Chart.js. Every page works
+// without the script but the receipts upload, which says so and names the CLI command instead.
+
+const STYLE = `
+.top { border-bottom: 3px solid #3d2c8d; }
+.field { margin: 0 0 .25rem; }
+.field.check label { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; }
+textarea { width: 100%; max-width: 40rem; padding: .55rem .6rem; font: inherit; border: 1px solid #6b7189; border-radius: 6px; }
+input[type=number], input[type=url], input[type=file] { width: 100%; max-width: 28rem; padding: .55rem .6rem; font: inherit; border: 1px solid #6b7189; border-radius: 6px; background: #fff; }
+[aria-invalid=true] { border-color: var(--danger); border-width: 2px; }
+#error-summary ul { margin: .25rem 0 0; padding-left: 1.25rem; }
+#error-summary a { color: var(--danger); font-weight: 600; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
+.subnav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; padding: 0; margin: 0 0 1rem; }
+.subnav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
+.tag { display: inline-block; padding: 0 .4rem; border-radius: 4px; background: #eef0f6; font-size: .85rem; margin: 0 .25rem .25rem 0; }
+code, .mono { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .92rem; overflow-wrap: anywhere; }
+progress { width: 100%; max-width: 40rem; height: 1.25rem; }
+`;
+
+/** What the page modules add to the console's script, each an IIFE that looks for its own elements. */
+const MODULE_SCRIPTS: readonly string[] = [DASHBOARD_SCRIPT];
+
+let assets: FaceAssets | undefined;
+
+/** The console's files, built once per process on first use. */
+export function consoleAssets(): FaceAssets {
+  assets ??= {
+    stylesheet: webAsset('console', 'css', 'text/css; charset=utf-8', [WEB_STYLE, STYLE]),
+    script: webAsset('console', 'js', 'text/javascript; charset=utf-8', [
+      COPY_BUTTON_SCRIPT,
+      ...MODULE_SCRIPTS,
+    ]),
+    chart: chartAsset(),
+  };
+  return assets;
+}

@@ -1,0 +1,81 @@
+import type { Catalogue } from '../../web/i18n.js';
+
+// The dashboard's texts (src/console/pages/dashboard.ts).
+
+const en = {
+  dashTitle: 'Dashboard',
+  dashHealth: 'Health of this process',
+  dashDatabase: 'Database',
+  dashRedis: 'Redis (shared limits)',
+  dashProcess: 'This process',
+  dashMaintenance: 'Ticket API',
+  dashOk: 'Answering',
+  dashDown: 'Not answering',
+  dashLatency: 'answered in {ms} ms',
+  dashNoRedis: 'Not configured: limits are counted in this process only (no REDIS_URL).',
+  dashServing: 'Serving',
+  dashDraining: 'Shutting down: the balancer takes it out of rotation',
+  dashMaintenanceOn: 'In maintenance: 503 with Retry-After {seconds} s',
+  dashMaintenanceOff: 'Open',
+  dashTraffic: 'Requests in the last hour',
+  dashTrafficIntro:
+    'Every process of the fleet adds its counts every 15 seconds, so the figures are at most that far behind. A refusal is an answer with a 4xx status; a failure, 5xx.',
+  dashFlushedAt: 'This process last wrote its counts at {at}.',
+  dashNotFlushed: 'This process has not written its counts yet (it does every 15 seconds).',
+  dashApi: 'API',
+  dashRequests: 'Requests',
+  dashRefused: 'Refused (4xx)',
+  dashFailed: 'Failed (5xx)',
+  dashRefusedShare: 'Refused share',
+  dashApi_helpdesk: 'Help-desk ticket API',
+  dashApi_pos: 'Point-of-sale data API',
+  dashApi_docs: 'Documentation pages',
+  dashApi_admin: 'Admin API',
+  dashApi_console: 'This console',
+  dashApi_other: 'Other paths',
+  dashChart: '{api}: requests and refusals per minute, last hour',
+  dashPerMinute: 'Per minute',
+  dashMinute: 'Minute (UTC-03:00)',
+  dashRefresh: 'Refresh',
+};
+
+type Key = keyof typeof en;
+
+const ptBR: Record<Key, string> = {
+  dashTitle: 'Painel de controle',
+  dashHealth: 'Saúde deste processo',
+  dashDatabase: 'Banco de dados',
+  dashRedis: 'Redis (limites compartilhados)',
+  dashProcess: 'Este processo',
+  dashMaintenance: 'API de chamados',
+  dashOk: 'Respondendo',
+  dashDown: 'Sem resposta',
+  dashLatency: 'respondeu em {ms} ms',
+  dashNoRedis: 'Não configurado: os limites são contados só neste processo (sem REDIS_URL).',
+  dashServing: 'Atendendo',
+  dashDraining: 'Encerrando: o balanceador o tira de rotação',
+  dashMaintenanceOn: 'Em manutenção: 503 com Retry-After de {seconds} s',
+  dashMaintenanceOff: 'Aberta',
+  dashTraffic: 'Requisições na última hora',
+  dashTrafficIntro:
+    'Cada processo da frota soma suas contagens a cada 15 segundos; os números têm no máximo esse atraso. Recusa é uma resposta com status 4xx; falha, 5xx.',
+  dashFlushedAt: 'Este processo gravou suas contagens pela última vez às {at}.',
+  dashNotFlushed: 'Este processo ainda não gravou suas contagens (ele grava a cada 15 segundos).',
+  dashApi: 'API',
+  dashRequests: 'Requisições',
+  dashRefused: 'Recusadas (4xx)',
+  dashFailed: 'Falhas (5xx)',
+  dashRefusedShare: 'Parcela recusada',
+  dashApi_helpdesk: 'API de chamados (help desk)',
+  dashApi_pos: 'API de dados do PDV',
+  dashApi_docs: 'Páginas de documentação',
+  dashApi_admin: 'API de administração',
+  dashApi_console: 'Este console',
+  dashApi_other: 'Outros caminhos',
+  dashChart: '{api}: requisições e recusas por minuto, última hora',
+  dashPerMinute: 'Por minuto',
+  dashMinute: 'Minuto (UTC-03:00)',
+  dashRefresh: 'Atualizar',
+};
+
+export const DASHBOARD_MESSAGES: Catalogue<Key> = { en, 'pt-BR': ptBR };
