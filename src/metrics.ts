@@ -41,7 +41,7 @@ export function createMetrics() {
   const registry = new Registry();
   const requests = new Counter({
     name: 'http_requests_total',
-    help: 'Requests answered, by API (helpdesk, pos, docs, admin, other), operation, status and problem code.',
+    help: 'Requests answered, by API (helpdesk, pos, docs, admin, console, other), operation, status and problem code.',
     labelNames: ['api', 'operation', 'status', 'code'] as const,
     registers: [registry],
   });

@@ -66,7 +66,7 @@ export const healthAdminRoutes: readonly AdminRoute[] = [
     responses: {
       200: z.string().meta({
         examples: [
-          '# HELP http_requests_total Requests answered, by API (helpdesk, pos, docs, admin, other), operation, status and problem code.\n',
+          '# HELP http_requests_total Requests answered, by API (helpdesk, pos, docs, admin, console, other), operation, status and problem code.\n',
         ],
       }),
     },

@@ -101,7 +101,7 @@ describeEachDialect('traffic by minute', (dialect) => {
       admin: { answered: 2, refused: 1, failed: 0 },
     });
     // Every API the service names, in the metrics' order, each with the hour's 60 minutes.
-    expect(hour.apis.map(({ api }) => api)).toEqual(['helpdesk', 'pos', 'docs', 'admin', 'other']);
+    expect(hour.apis.map(({ api }) => api)).toEqual(['helpdesk', 'pos', 'docs', 'admin', 'console', 'other']);
     const helpdesk = apiOf(hour, 'helpdesk');
     expect(helpdesk.minutes).toHaveLength(60);
     expect(helpdesk.minutes.map(({ minute }) => minute)).toEqual(
@@ -210,7 +210,7 @@ describeEachDialect('traffic by minute', (dialect) => {
     await t.db
       .insertInto('traffic_minutes')
       .values([
-        { minute: NOON, api: 'console', outcome: 'answered', count: 3 },
+        { minute: NOON, api: 'kiosk', outcome: 'answered', count: 3 },
         { minute: NOON, api: 'other', outcome: 'answered', count: 1 },
         { minute: NOON, api: 'pos', outcome: 'throttled', count: 5 },
       ])

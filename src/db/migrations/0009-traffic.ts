@@ -10,7 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('traffic_minutes')
     // The start of the UTC minute, in ms.
     .addColumn('minute', 'bigint', (c) => c.notNull())
-    // The API as the metrics name it (helpdesk, pos, docs, admin, other).
+    // The API as the metrics name it (helpdesk, pos, docs, admin, console, other).
     .addColumn('api', 'text', (c) => c.notNull())
     // `answered` (status below 400), `refused` (4xx) or `failed` (5xx).
     .addColumn('outcome', 'text', (c) => c.notNull())
