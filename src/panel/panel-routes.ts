@@ -10,7 +10,7 @@ import type { Actor } from '../audit/actor.js';
 import type { KeyEventName } from '../audit/key-audit-repository.js';
 import type { Services } from '../services.js';
 import { formatCount, formatDayText, formatInstant, formatMoneyText, formatShare } from '../web/format.js';
-import { html, raw, type SafeHtml } from '../web/html.js';
+import { html, jsonScript, raw, type SafeHtml } from '../web/html.js';
 import { requestLocale, translator, type Locale, type Translate } from '../web/i18n.js';
 import { formText, registerFace, type FaceContext, type FaceKit } from '../web/face.js';
 import { csrfField } from '../web/layout.js';
@@ -965,9 +965,7 @@ function registerReportPages(panel: FastifyInstance, deps: PanelDeps & { kit: Ki
         <div class="chart">
           <canvas data-chart="chart-data" role="img" aria-label="${chartLabel}"></canvas>
         </div>
-        <script type="application/json" id="chart-data">
-          ${raw(JSON.stringify(chartData).replace(/</g, '\\u003c'))}
-        </script>`;
+        ${jsonScript('chart-data', chartData)}`;
     }
     return send(
       request,

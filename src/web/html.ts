@@ -46,3 +46,11 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
 export function raw(text: string): SafeHtml {
   return new SafeHtml(text);
 }
+
+/** Data for a page's script: a `<script type="application/json">` element that nothing runs. */
+export function jsonScript(id: string, data: unknown): SafeHtml {
+  // `<` escaped, so that the text cannot close the element (`</script>`) whatever the data holds.
+  return html`<script type="application/json" id="${id}">
+    ${raw(JSON.stringify(data).replace(/</g, '\\u003c'))}
+  </script>`;
+}

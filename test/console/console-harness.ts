@@ -33,6 +33,7 @@ export interface ConsoleHarness {
   /** The demo system's first key (the partner's key, `Authorization: Bearer …` on the ticket API). */
   demoSystemKey: string;
   operator: HarnessUser;
+  /** Support's user (with `firstStart`, nobody yet: the operator's details stand in). */
   support: HarnessUser;
   context: BrowserContext;
   /** A new page (its script errors collected into `problems`). */
@@ -58,7 +59,11 @@ async function staffUser(t: TestApp, role: 'operator' | 'support', name: string)
 /** Starts the app on real ports over the dialect, seeds it, and opens Chromium. */
 export async function startConsoleHarness(
   dialect: Dialect,
-  options: { config?: Record<string, string> } = {},
+  options: {
+    config?: Record<string, string>;
+    /** Leave the operator to the first-start page (`operator` then holds what to type there). */
+    firstStart?: boolean;
+  } = {},
 ): Promise<ConsoleHarness> {
   const [publicPort, adminPort] = [await freePort(), await freePort()];
   const publicBase = `http://127.0.0.1:${publicPort}`;
@@ -77,8 +82,15 @@ export async function startConsoleHarness(
   });
   const demoSystemKey = await seedHelpdeskDemo(t.services);
   await seedPosDemo(t.services, { receipts: 500 });
-  const operator = await staffUser(t, 'operator', 'Olga Operadora');
-  const support = await staffUser(t, 'support', 'Sérgio Suporte');
+  const operator =
+    options.firstStart === true
+      ? {
+          email: 'operator@operator.example',
+          name: 'Olga Operadora',
+          password: 'operator passphrase for the console',
+        }
+      : await staffUser(t, 'operator', 'Olga Operadora');
+  const support = options.firstStart === true ? operator : await staffUser(t, 'support', 'Sérgio Suporte');
   await t.app.public.listen({ port: publicPort, host: '127.0.0.1' });
   await t.app.admin.listen({ port: adminPort, host: '127.0.0.1' });
   await mkdir(shots, { recursive: true });

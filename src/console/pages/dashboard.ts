@@ -1,4 +1,4 @@
-import { html } from '../../web/html.js';
+import { html, jsonScript } from '../../web/html.js';
 import { formatCount, formatShare, formatTimeOfDay } from '../../web/format.js';
 import type { ApiTraffic } from '../../observability/traffic.js';
 import type { ConsoleKit } from '../console-kit.js';
@@ -74,9 +74,7 @@ export function registerDashboardPages(kit: ConsoleKit): void {
       return html`<section class="card" aria-labelledby="${id}-title">
         <h3 id="${id}-title">${title}</h3>
         <div class="chart"><canvas data-traffic="${id}-data" role="img" aria-label="${title}"></canvas></div>
-        <script type="application/json" id="${id}-data">
-          ${JSON.stringify(data).replace(/</g, '\\u003c')}
-        </script>
+        ${jsonScript(`${id}-data`, data)}
         <details>
           <summary>${t('dashPerMinute')}</summary>
           <div class="table-wrap">
