@@ -17,7 +17,7 @@ describeEachDialect(
       h = await startConsoleHarness(dialect, { firstStart: true });
     }, 90_000);
     afterAll(async () => {
-      await h?.close();
+      if (HAS_CHROMIUM) await h.close();
     });
 
     it.skipIf(!HAS_CHROMIUM)(
