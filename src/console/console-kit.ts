@@ -35,7 +35,7 @@ export type ConsoleHandler<RG extends RouteGenericInterface> = (
 export interface ConsoleActionEntry {
   /** What was done: the admin API's operation id for the same change (`putHelpDeskCompany`). */
   action: string;
-  /** What it was done to (`hd_companies/ACME`). */
+  /** What it was done to: its path under /admin/v1/ (`helpdesk/categories/7`), as the admin API's. */
   target: string;
   /** What changed, never a secret. */
   details?: Record<string, unknown>;

@@ -11,7 +11,7 @@ import { consoleAssets } from './console-assets.js';
 import { registerDashboardPages } from './pages/dashboard.js';
 import { can } from './console-gate.js';
 import { CONSOLE_PREFIX } from './console-path.js';
-import { consoleKit, type ConsoleKit, type ConsoleStaff } from './console-kit.js';
+import { consoleKit, staffActor, type ConsoleKit, type ConsoleStaff } from './console-kit.js';
 import { CONSOLE_MESSAGES, type ConsoleMessage } from './console-messages.js';
 import type { FaceContext } from '../web/face.js';
 
@@ -65,6 +65,13 @@ export function registerConsole(admin: FastifyInstance, deps: ConsoleDeps): void
         .filter(([, , ability]) => can(user.role, ability))
         .map(([href, label]) => ({ href, label: t(label) })),
     assets: consoleAssets,
+    // Sessions are in the back-office action log too: who was at the console, and when.
+    onSession: async (event, user, request) => {
+      await services.backOfficeLog.record(services.db, staffActor(user, request), {
+        action: `console.${event}`,
+        target: `staff/users/${user.id}`,
+      });
+    },
     beforeSignIn: async (request, reply) => {
       if (kit === undefined || (await services.staffUsers.count()) > 0) return false;
       await sendFirstOperatorPage(request, reply, kit, {}, '', '');

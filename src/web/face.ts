@@ -133,6 +133,8 @@ export interface FaceSpec<U extends FaceUser, K extends string> {
   beforeSignIn?(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
   /** Registers the face's own pages. */
   pages(scope: FastifyInstance, kit: FaceKit<U, K | FaceMessage>): void;
+  /** Told when a user signs in, signs out or changes their password (the console records them). */
+  onSession?(event: 'signIn' | 'signOut' | 'changePassword', user: U, request: FastifyRequest): Promise<void>;
 }
 
 /** A form field as text: a field sent twice (an array) or not at all is empty. */
@@ -361,12 +363,16 @@ export function registerFace<U extends FaceUser, K extends string>(
           // A new session id at sign-in: a session id planted before it is worth nothing after.
           await request.session.regenerate();
           request.session.set('userId', user.id);
+          await spec.onSession?.('signIn', user, request);
           return redirect(reply, spec.home);
         },
       );
 
       scope.post('/sign-out', { preHandler: csrf }, async (request, reply) => {
+        const userId = request.session.get('userId');
+        const user = userId === undefined ? undefined : await users.get(userId);
         await request.session.destroy();
+        if (user !== undefined) await spec.onSession?.('signOut', user, request);
         return redirect(reply, '/sign-in');
       });
 
@@ -497,6 +503,7 @@ export function registerFace<U extends FaceUser, K extends string>(
             return send(request, reply, ctx, title, changePasswordPage(ctx, null, true), { status: 422 });
           }
           await sessions.endUserSessions(ctx.user.id, request.session.sessionId);
+          await spec.onSession?.('changePassword', ctx.user, request);
           request.session.set('flash', ctx.t('passwordChanged'));
           return redirect(reply, spec.home);
         },

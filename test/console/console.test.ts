@@ -112,4 +112,18 @@ describeEachDialect('back-office console: first start, sign-in, the gate', (dial
     expect((await agent.get('/console/dashboard')).headers.location).toBe('/console/sign-in');
     expect((await agent.signIn('operator@operator.example', 'wrong password here')).statusCode).toBe(401);
   });
+
+  it('sign-ins, sign-outs and password changes are in the back-office action log with the staff user', async () => {
+    const operator = await staff('operator');
+    await operator.post('/console/sign-out', {}, '/console/find');
+    const { actions } = await t.services.backOfficeLog.list({});
+    const console = actions.filter((a) => a.action.startsWith('console.'));
+    expect(console.map((a) => a.action)).toEqual(['console.signOut', 'console.signIn']);
+    expect(console[0]?.actor).toMatchObject({
+      role: 'staff',
+      channel: 'console',
+      displayName: 'The operator',
+    });
+    expect(console[0]?.target).toMatch(/^staff\/users\/[A-Za-z0-9]+$/);
+  });
 });
