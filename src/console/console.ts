@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import { registerFace, formText } from '../web/face.js';
 import { errorSummary, textField, zodFormErrors, type FormErrors } from '../web/form.js';
 import { html } from '../web/html.js';
+import { dataTable } from '../web/table.js';
 import { csrfField } from '../web/layout.js';
 import type { SignInLimits } from '../web/sign-in-limit.js';
 import { firstOperatorInput } from '../staff/staff-user-input.js';
@@ -229,59 +230,28 @@ function registerStartPages(kit: ConsoleKit): void {
                 systems.length === 0
                   ? ''
                   : html`<h2>${t('findSystems')}</h2>
-                      <div class="table-wrap">
-                        <table class="stack">
-                          <thead>
-                            <tr>
-                              <th scope="col">${t('colIdentifier')}</th>
-                              <th scope="col">${t('colName')}</th>
-                              <th scope="col">${t('colState')}</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            ${systems.map(
-                              (s) =>
-                                html`<tr>
-                                  <td data-label="${t('colIdentifier')}">
-                                    <a href="${CONSOLE_PREFIX}/systems/${encodeURIComponent(s.identifier)}"
-                                      >${s.identifier}</a
-                                    >
-                                  </td>
-                                  <td data-label="${t('colName')}">${s.name}</td>
-                                  <td data-label="${t('colState')}">${state(s.active)}</td>
-                                </tr>`,
-                            )}
-                          </tbody>
-                        </table>
-                      </div>`
+                      ${dataTable(
+                        [{ label: t('colIdentifier') }, { label: t('colName') }, { label: t('colState') }],
+                        systems.map((s) => [
+                          html`<a href="${CONSOLE_PREFIX}/systems/${encodeURIComponent(s.identifier)}"
+                            >${s.identifier}</a
+                          >`,
+                          s.name,
+                          state(s.active),
+                        ]),
+                      )}`
               }
               ${
                 accounts.length === 0
                   ? ''
                   : html`<h2>${t('findAccounts')}</h2>
-                      <div class="table-wrap">
-                        <table class="stack">
-                          <thead>
-                            <tr>
-                              <th scope="col">${t('colIdentifier')}</th>
-                              <th scope="col">${t('colName')}</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            ${accounts.map(
-                              (a) =>
-                                html`<tr>
-                                  <td data-label="${t('colIdentifier')}">
-                                    <a href="${CONSOLE_PREFIX}/accounts/${encodeURIComponent(a.id)}"
-                                      >${a.id}</a
-                                    >
-                                  </td>
-                                  <td data-label="${t('colName')}">${a.name}</td>
-                                </tr>`,
-                            )}
-                          </tbody>
-                        </table>
-                      </div>`
+                      ${dataTable(
+                        [{ label: t('colIdentifier') }, { label: t('colName') }],
+                        accounts.map((a) => [
+                          html`<a href="${CONSOLE_PREFIX}/accounts/${encodeURIComponent(a.id)}">${a.id}</a>`,
+                          a.name,
+                        ]),
+                      )}`
               }`;
     return kit.send(
       request,

@@ -1,12 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedHelpdeskDemo } from '../../src/helpdesk/demo.js';
 import { helpDeskDocument } from '../../src/openapi/help-desk-document.js';
@@ -14,6 +11,8 @@ import { posDocument } from '../../src/openapi/pos-document.js';
 import { seedPosDemo } from '../../src/pos/demo.js';
 import { describeEachDialect, dialects, testApp, useTestApp, type TestApp } from '../helper.js';
 import { publicRequest } from '../request.js';
+import { HAS_CHROMIUM, launchBrowser } from '../support/browser.js';
+import { freePort } from '../support/server-process.js';
 
 // The documentation pages under /docs (DECISIONS, POS data API: "Documentation pages (rendered OpenAPI)
 // are served outside both prefixes, under /docs, with a per-IP limit of 30 a minute"): what the server
@@ -115,19 +114,6 @@ describe('documentation pages', () => {
 });
 
 /** A port free right now, so that PUBLIC_BASE_URL can name the server before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
-
 describe('documentation pages on a real port', () => {
   let t: TestApp | undefined;
   let base: string;
@@ -190,34 +176,20 @@ describe('documentation pages on a real port', () => {
     }
   });
 
-  const chromiumPath = '/usr/bin/chromium';
-  describe.skipIf(!existsSync(chromiumPath))(
-    `in a browser${existsSync(chromiumPath) ? '' : ': skipped, /usr/bin/chromium is absent (apt-get install chromium)'}`,
+  describe.skipIf(!HAS_CHROMIUM)(
+    `in a browser${HAS_CHROMIUM ? '' : ': skipped, /usr/bin/chromium is absent (apt-get install chromium)'}`,
     () => {
-      let profile: string | undefined;
       let context: BrowserContext | undefined;
+      let closeBrowser: (() => Promise<void>) | undefined;
       const shots = join('test-results', 'screenshots');
 
       beforeAll(async () => {
-        profile = await mkdtemp(join(tmpdir(), 'docs-browser-'));
         await mkdir(shots, { recursive: true });
-        context = await chromium.launchPersistentContext(profile, {
-          executablePath: chromiumPath,
-          headless: true,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        });
+        ({ context, close: closeBrowser } = await launchBrowser());
       }, 60_000);
 
       afterAll(async () => {
-        await context?.close();
-        if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+        await closeBrowser?.();
       });
 
       it('the pages list every operation, ask nothing outside the service, break no CSP rule, and cost 5 requests then 1 a page', async () => {
