@@ -71,6 +71,12 @@ export interface AdminRoute extends RouteSpec {
   readonly body?: AdminBodySpec;
   /** The query, checked after the body. */
   readonly query?: z.ZodType;
+  /**
+   * Who writes a successful call of a route that changes something (any method but GET) to the
+   * back-office log: the registrar, after the answer (the default), or the service itself, in the
+   * change's own transaction, as it does when the console makes the same change (staff users).
+   */
+  readonly loggedBy?: 'registrar' | 'service';
   /** Answers a call whose parts passed their schemas; throws a Problem for what it refuses. */
   handle(input: AdminInput, services: Services): Promise<AdminAnswer>;
 }

@@ -1,4 +1,5 @@
 import type { AdminRoute } from './admin-route.js';
+import { backOfficeLogAdminRoutes } from './back-office-log-admin-routes.js';
 import { healthAdminRoutes } from './health-admin-routes.js';
 import { helpdeskAdminRoutes } from './helpdesk-admin-routes.js';
 import { keyAuditAdminRoutes } from './key-audit-admin-routes.js';
@@ -7,6 +8,7 @@ import { merchantUserAdminRoutes } from './merchant-user-admin-routes.js';
 import { openApiAdminRoutes } from './openapi-admin-routes.js';
 import { posDataAdminRoutes } from './pos-data-admin-routes.js';
 import { refusalAdminRoutes } from './refusal-admin-routes.js';
+import { staffAdminRoutes } from './staff-admin-routes.js';
 
 /** Every route of the admin listener (admin-api.md), as the registrar and the OpenAPI document read them. */
 export const adminRoutes: readonly AdminRoute[] = [
@@ -19,4 +21,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...merchantUserAdminRoutes,
   ...keyAuditAdminRoutes,
   ...refusalAdminRoutes,
+  ...staffAdminRoutes,
+  ...backOfficeLogAdminRoutes,
 ];

@@ -225,6 +225,20 @@ describeEachDialect('admin route table against the admin listener', (dialect) =>
     await run({ method: 'GET', url: `${account}/audit` });
     await run({ method: 'GET', url: `${keyUrl}/audit?event=rotated,revoked` });
 
+    // The back-office console's staff users, and the back-office action log (written by the calls above).
+    const staff = bodyOf(
+      await run({
+        method: 'POST',
+        url: '/admin/v1/staff/users',
+        body: { email: 'bia@example.com', name: 'Bia', role: 'support' },
+      }),
+    );
+    await run({ method: 'GET', url: '/admin/v1/staff/users' });
+    await run({ method: 'POST', url: `/admin/v1/staff/users/${String(staff.id)}/password-link` });
+    await run({ method: 'POST', url: `/admin/v1/staff/users/${String(staff.id)}/disable` });
+    const actions = bodyOf(await run({ method: 'GET', url: '/admin/v1/audit/actions?limit=2' }));
+    await run({ method: 'GET', url: `/admin/v1/audit/actions?cursor=${String(actions.next_cursor)}` });
+
     // The document of this table (its own operation is in it too).
     const document = bodyOf(await run({ method: 'GET', url: '/admin/v1/openapi.json' }));
     expect(Object.keys(document.paths as object)).toContain('/admin/v1/openapi.json');
