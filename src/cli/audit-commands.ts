@@ -3,8 +3,9 @@ import { seg } from './admin-client.js';
 import { usageError } from './cli-error.js';
 import { action, positiveNumber } from './context.js';
 
-// `audit`: the key audit trail (README, Audit trail and last use), one page of the admin API's reading
-// per call, newest first; `--cursor` takes the `next_cursor` the previous page printed.
+// `audit`: the key audit trail (README, Audit trail and last use), and `audit actions`, the back-office
+// action log (README, Staff users); one page of the admin API's reading per call, newest first;
+// `--cursor` takes the `next_cursor` the previous page printed.
 
 type AuditEvent = Record<string, unknown> & {
   actor?: { role?: unknown; channel?: unknown; ip?: unknown; name?: unknown };
@@ -50,9 +51,75 @@ function instant(value: string): string {
   return value;
 }
 
-/** The `audit` command. */
-export function auditCommand(): Command {
-  return new Command('audit')
+type BackOfficeAction = Record<string, unknown> & {
+  actor?: { role?: unknown; channel?: unknown; ip?: unknown; name?: unknown; user_id?: unknown };
+  details?: Record<string, unknown>;
+};
+
+/** `audit actions`: the back-office action log. */
+function actionsCommand(): Command {
+  return new Command('actions')
+    .description(
+      'Lists the back-office action log, newest first: every change made through the admin API, the CLI and the console.',
+    )
+    .option('--action <operation>', 'only this operation (putHelpDeskCompany, createStaffUser, …)')
+    .option('--user <id>', "only this staff user's actions in the console")
+    .option('--limit <n>', 'actions on the page, 1 to 200 (default 50)', positiveNumber)
+    .option('--cursor <cursor>', 'the next page: the cursor the previous page printed')
+    .addHelpText(
+      'after',
+      `
+Each action says who acted (role, name; channel: admin_api, cli, console),
+from which IP, on what (a path under /admin/v1/) and what was sent. Never a
+key, a link or a password. The operator's token only.
+
+Examples:
+  $ partner-gateway audit actions --limit 10
+  $ partner-gateway audit actions --action createStaffUser --json`,
+    )
+    .action(
+      action(
+        async (
+          { out, admin },
+          options: { action?: string; user?: string; limit?: number; cursor?: string },
+        ) => {
+          const page = await admin().call<{ data: BackOfficeAction[]; next_cursor: string | null }>(
+            'GET',
+            '/admin/v1/audit/actions',
+            {
+              query: {
+                action: options.action,
+                user: options.user,
+                limit: options.limit,
+                cursor: options.cursor,
+              },
+            },
+          );
+          out.result(page, () => {
+            out.table(
+              page.data.map((entry) => ({
+                occurred_at: entry.occurred_at,
+                action: entry.action,
+                target: entry.target,
+                by: [entry.actor?.role, entry.actor?.name]
+                  .filter((part) => typeof part === 'string')
+                  .join(' '),
+                via: entry.actor?.channel,
+                ip: entry.actor?.ip,
+                details: Object.keys(entry.details ?? {}).length === 0 ? null : JSON.stringify(entry.details),
+              })),
+              ['occurred_at', 'action', 'target', 'by', 'via', 'ip', 'details'],
+            );
+            if (page.next_cursor !== null) out.note(`more: --cursor ${page.next_cursor}`);
+          });
+        },
+      ),
+    );
+}
+
+/** `audit keys`, also `audit` alone: the key audit trail. */
+function keysCommand(): Command {
+  return new Command('keys')
     .description(
       'Lists the key audit trail, newest first: every key, one system, one account, or one merchant key.',
     )
@@ -112,4 +179,18 @@ Examples:
         });
       }),
     );
+}
+
+/**
+ * The `audit` command: the key audit trail (`audit keys`, or `audit` alone, as before the log existed)
+ * and the back-office action log (`audit actions`). Subcommands, not options of one command: both take
+ * --limit and --cursor, which a parent with options of its own would read before its subcommand could.
+ */
+export function auditCommand(): Command {
+  return new Command('audit')
+    .description(
+      'The key audit trail (audit keys, the default: audit --account acme …) and the back-office action log (audit actions).',
+    )
+    .addCommand(keysCommand(), { isDefault: true })
+    .addCommand(actionsCommand());
 }

@@ -10,6 +10,7 @@ import { localCommands } from './local-commands.js';
 import { stylesFor } from './output.js';
 import { posCommands } from './pos-commands.js';
 import { refusalsCommand } from './refusals-command.js';
+import { staffCommand } from './staff-commands.js';
 
 // The `partner-gateway` program (main.ts runs it). Built with commander: every command has --help,
 // usage errors exit 2, refusals and failures exit 1.
@@ -32,6 +33,7 @@ Examples:
   $ partner-gateway systems list
   $ partner-gateway keys create acme --name ERP --permissions event.view --json
   $ partner-gateway import receipts sales.csv --account acme --place P1
+  $ partner-gateway staff create --email ana@example.com --name Ana --role operator
 `;
 
 /** The version in the package.json above this file (dist/ may be a link into build/). */
@@ -72,6 +74,7 @@ export function buildProgram(): Command {
     importCommand(),
     auditCommand(),
     refusalsCommand(),
+    staffCommand(),
   ]) {
     program.addCommand(command);
   }

@@ -23,7 +23,7 @@ const ACCESS_WORDS: Readonly<Record<AdminRoute['access'], string>> = {
 };
 
 const DESCRIPTION = [
-  'The operator’s back office: the help-desk catalog, partner systems and their keys, the maintenance switch, merchants’ accounts, places, events, the receipts that arrive from store devices, and merchants’ API keys. Served by the same process on its own listener (`ADMIN_HOST`, default `127.0.0.1`, and `ADMIN_PORT`, default `8081`).',
+  'The operator’s back office: the help-desk catalog, partner systems and their keys, the maintenance switch, merchants’ accounts, places, events, the receipts that arrive from store devices, merchants’ API keys, and the staff users of the back-office console. Every successful change made through it (any method but GET) is recorded in the back-office action log (`GET /admin/v1/audit/actions`) with the token’s role, the channel and the client’s address. Served by the same process on its own listener (`ADMIN_HOST`, default `127.0.0.1`, and `ADMIN_PORT`, default `8081`).',
   '## Authentication',
   'Every call needs `Authorization: Bearer <ADMIN_TOKEN>`; a wrong or absent token gets 401. The optional `SUPPORT_TOKEN` may list systems, keys and tickets and revoke keys (POS revoke, help-desk stop-previous), and nothing else (403). `GET /healthz` and `GET /readyz` need no token.',
   '## Request ids',

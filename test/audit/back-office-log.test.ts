@@ -33,7 +33,7 @@ interface Page {
 }
 
 async function page(t: TestApp, query = ''): Promise<Page> {
-  return bodyOf(await t.admin('GET', `${ACTIONS}${query}`)) as unknown as Page;
+  return JSON.parse((await t.admin('GET', `${ACTIONS}${query}`)).body) as Page;
 }
 
 /** The log's (action, target) pairs, oldest first. */
