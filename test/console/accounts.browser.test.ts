@@ -36,7 +36,7 @@ describe.skipIf(!HAS_CHROMIUM)(
 
       beforeAll(async () => {
         h = await startConsoleHarness(dialect);
-      }, 120_000);
+      }, 240_000);
       afterAll(async () => {
         await h.close();
       });
@@ -119,7 +119,7 @@ describe.skipIf(!HAS_CHROMIUM)(
         await h.look(page, 'accounts-refusals');
         expect(problems).toEqual([]);
         await page.close();
-      });
+      }, 240_000);
 
       it('the operator manages an account, a place and its events, and invites a merchant user', async () => {
         const { page, problems } = await h.newPage();
@@ -197,7 +197,7 @@ describe.skipIf(!HAS_CHROMIUM)(
         expect(invitation).toHaveLength(1);
         expect(problems).toEqual([]);
         await page.close();
-      });
+      }, 240_000);
 
       it('the operator uploads a file of receipts: the bar reaches 100% and the summary counts them', async () => {
         const { page, problems } = await h.newPage();
@@ -249,7 +249,7 @@ describe.skipIf(!HAS_CHROMIUM)(
         expect(none).toEqual([]);
         expect(problems).toEqual([]);
         await page.close();
-      });
+      }, 240_000);
     });
   },
 );

@@ -282,24 +282,26 @@ export function registerAccountPlacePages(kit: ConsoleKit): void {
                 ${list.map(
                   (event) =>
                     html`<tr data-event="${event.id}">
-                      <td data-label="${t('colIdentifier')}" class="mono">${event.id}</td>
+                      <td data-label="${t('colIdentifier')}"><span class="mono">${event.id}</span></td>
                       <td data-label="${t('colName')}">${event.name}</td>
                       <td data-label="${t('accStartsAt')}">${when(event.startsAt)}</td>
                       <td data-label="${t('accEndsAt')}">${when(event.endsAt)}</td>
                       <td data-label="${t('colState')}">${activeBadge(t, event.active)}</td>
                       <td data-label="${t('accRegisteredAt')}">${when(event.registeredAt)}</td>
                       <td data-label="${t('accColActions')}">
-                        <a
-                          href="${CONSOLE_PREFIX}${placePath(account.id, place.id, `/events/${encodeURIComponent(event.id)}/edit`)}"
-                          aria-label="${t('accEditEventLabel', { name: event.name })}"
-                          >${t('accEdit')}</a
-                        >
-                        ·
-                        <a
-                          href="${CONSOLE_PREFIX}${placePath(account.id, place.id, `/events/${encodeURIComponent(event.id)}/delete`)}"
-                          aria-label="${t('accDeleteEventLabel', { name: event.name })}"
-                          >${t('accDelete')}</a
-                        >
+                        <span>
+                          <a
+                            href="${CONSOLE_PREFIX}${placePath(account.id, place.id, `/events/${encodeURIComponent(event.id)}/edit`)}"
+                            aria-label="${t('accEditEventLabel', { name: event.name })}"
+                            >${t('accEdit')}</a
+                          >
+                          ·
+                          <a
+                            href="${CONSOLE_PREFIX}${placePath(account.id, place.id, `/events/${encodeURIComponent(event.id)}/delete`)}"
+                            aria-label="${t('accDeleteEventLabel', { name: event.name })}"
+                            >${t('accDelete')}</a
+                          >
+                        </span>
                       </td>
                     </tr>`,
                 )}

@@ -319,7 +319,7 @@ function registerAccountReadPages(kit: ConsoleKit): void {
             : ''
         }
       </div>
-      <h2>${t('accHistory')}</h2>
+      <h2>${t('accKeyHistory')}</h2>
       ${historyTable(t, locale, history, { account: account.id })}
       <p><a href="${accountHref(account.id)}">${t('accBackToAccount', { name: account.name })}</a></p>`;
     return kit.send(request, reply, ctx, t('accKeyTitle', { name: key.name }), body);
