@@ -68,7 +68,7 @@ const en = {
     'Revoking is for ever: the key “{name}” (and its previous key, during a rotation) stops working at once, and the point-of-sale API answers 401 with reason “revoked” from the next call. The merchant must create another key.',
   accReason: 'Reason',
   accReasonHint:
-    'Kept in the key’s audit trail with your name, for the merchant and the team to read: who reported what, a ticket number. Required; at most {max} characters.',
+    'Kept in the key’s audit trail with your name, for the team to read later: who reported what, a ticket number. Required; at most {max} characters.',
   accRevokeConfirm: 'Revoke “{name}” for ever',
   accCancel: 'Cancel',
   accRevoked: 'Key “{name}” revoked: it answers 401 revoked from now on.',
@@ -249,7 +249,7 @@ const ptBR: Record<Key, string> = {
     'A revogação é definitiva: a chave “{name}” (e a anterior, durante uma rotação) para de funcionar na hora, e a API do PDV responde 401 com motivo “revoked” a partir da próxima chamada. O lojista precisará criar outra chave.',
   accReason: 'Motivo',
   accReasonHint:
-    'Fica na trilha de auditoria da chave com o seu nome, para o lojista e a equipe lerem: quem avisou o quê, o número do chamado. Obrigatório; no máximo {max} caracteres.',
+    'Fica na trilha de auditoria da chave com o seu nome, para a equipe consultar depois: quem avisou o quê, o número do chamado. Obrigatório; no máximo {max} caracteres.',
   accRevokeConfirm: 'Revogar “{name}” para sempre',
   accCancel: 'Cancelar',
   accRevoked: 'Chave “{name}” revogada: a partir de agora ela recebe 401 revoked.',
