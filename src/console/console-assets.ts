@@ -1,4 +1,5 @@
 import type { FaceAssets } from '../web/face.js';
+import { RECEIPTS_UPLOAD_SCRIPT } from './pages/accounts-receipts.js';
 import { DASHBOARD_SCRIPT } from './pages/dashboard.js';
 import { chartAsset, webAsset } from '../web/web-assets.js';
 import { COPY_BUTTON_SCRIPT } from '../web/web-script.js';
@@ -26,7 +27,7 @@ progress { width: 100%; max-width: 40rem; height: 1.25rem; }
 `;
 
 /** What the page modules add to the console's script, each an IIFE that looks for its own elements. */
-const MODULE_SCRIPTS: readonly string[] = [DASHBOARD_SCRIPT];
+const MODULE_SCRIPTS: readonly string[] = [DASHBOARD_SCRIPT, RECEIPTS_UPLOAD_SCRIPT];
 
 let assets: FaceAssets | undefined;
 

@@ -58,6 +58,11 @@ export interface ConsoleKit extends FaceKit<ConsoleStaff, ConsoleMessage> {
   ): void;
   /** Writes a change to the back-office action log, with the staff user as actor. */
   record(ctx: StaffContext, entry: ConsoleActionEntry): Promise<void>;
+  /**
+   * Registers routes in a context of their own that `setup` prepares first (the receipts upload adds
+   * body parsers that hand the body over as a stream), so that every other route keeps reading forms only.
+   */
+  encapsulated(setup: (scope: FastifyInstance) => void, register: (kit: ConsoleKit) => void): void;
 }
 
 /** The actor of a console change: the staff user, channel `console`. */
@@ -111,6 +116,13 @@ export function consoleKit(
       const run = guarded(ability, handler);
       scope.post(path, { preHandler: face.csrf }, async (request, reply) => {
         await run(request as FastifyRequest<never>, reply);
+      });
+    },
+    encapsulated(setup, register) {
+      void scope.register((child: FastifyInstance, _options, done) => {
+        setup(child);
+        register(consoleKit(child, face, services));
+        done();
       });
     },
     async record(ctx, entry) {

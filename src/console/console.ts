@@ -9,6 +9,7 @@ import { csrfField } from '../web/layout.js';
 import type { SignInLimits } from '../web/sign-in-limit.js';
 import { firstOperatorInput } from '../staff/staff-user-input.js';
 import { consoleAssets } from './console-assets.js';
+import { registerAccountPages } from './pages/accounts.js';
 import { registerDashboardPages } from './pages/dashboard.js';
 import { can } from './console-gate.js';
 import { CONSOLE_PREFIX } from './console-path.js';
@@ -33,7 +34,11 @@ export interface ConsoleDeps {
 const SESSION_IDLE_MS = 2 * 3_600_000;
 
 /** The page modules, in the order of the navigation. */
-const PAGE_MODULES: readonly ((kit: ConsoleKit) => void)[] = [registerStartPages, registerDashboardPages];
+const PAGE_MODULES: readonly ((kit: ConsoleKit) => void)[] = [
+  registerStartPages,
+  registerDashboardPages,
+  registerAccountPages,
+];
 
 /** Registers the console under /console on the admin listener. */
 export function registerConsole(admin: FastifyInstance, deps: ConsoleDeps): void {

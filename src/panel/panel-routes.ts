@@ -7,12 +7,12 @@ import type { PosKey } from '../pos/merchant-key.js';
 import { MAX_VALIDITY_MONTHS, today } from '../pos/merchant-key-validity.js';
 import type { MerchantUser } from '../pos/merchant-user-service.js';
 import type { Actor } from '../audit/actor.js';
-import type { KeyEventName } from '../audit/key-audit-repository.js';
 import type { Services } from '../services.js';
 import { formatCount, formatDayText, formatInstant, formatMoneyText, formatShare } from '../web/format.js';
 import { html, jsonScript, raw, type SafeHtml } from '../web/html.js';
 import { requestLocale, translator, type Locale, type Translate } from '../web/i18n.js';
 import { formText, registerFace, type FaceContext, type FaceKit } from '../web/face.js';
+import { KEY_EVENT_MESSAGES } from '../web/key-events.js';
 import { csrfField } from '../web/layout.js';
 import type { SignInLimits } from '../web/sign-in-limit.js';
 import { panelAssets } from './panel-assets.js';
@@ -155,19 +155,6 @@ function actorOf(ctx: { user: MerchantUser }, request: FastifyRequest): Actor {
     ip: request.ip,
   };
 }
-
-/** The message of each audit event, as the key's history shows it. */
-const EVENT_MESSAGES: Readonly<Record<KeyEventName, PanelMessage>> = {
-  issued: 'evIssued',
-  rotated: 'evRotated',
-  previous_stopped: 'evPreviousStopped',
-  paused: 'evPaused',
-  reactivated: 'evReactivated',
-  revoked: 'evRevoked',
-  edited: 'evEdited',
-  expired: 'evExpired',
-  grace_ended: 'evGraceEnded',
-};
 
 /** Who acted, for a merchant: a panel user by name; the platform's people by role (never a token). */
 function actorText(t: T, actor: Actor): string {
@@ -571,7 +558,7 @@ ${key}</textarea>
                         <td data-label="${t('historyWhen')}">
                           ${formatInstant(event.occurredAt, ctx.locale)}
                         </td>
-                        <td data-label="${t('historyWhat')}">${t(EVENT_MESSAGES[event.event])}</td>
+                        <td data-label="${t('historyWhat')}">${t(KEY_EVENT_MESSAGES[event.event])}</td>
                         <td data-label="${t('historyWho')}">${actorText(t, event.actor)}</td>
                       </tr>`,
                   )}

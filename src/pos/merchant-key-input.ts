@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDay } from '../lib/calendar.js';
-import { displayName } from '../lib/input-text.js';
+import { displayName, storedText } from '../lib/input-text.js';
 import { POS_IDENTIFIER } from './pos-identifier.js';
 import { POS_PERMISSIONS } from './pos-permissions.js';
 
@@ -52,6 +52,17 @@ export const keyEditInput = z
     path: ['expires_at'],
   });
 export const keyRotateInput = z.strictObject({ invalidate_current: z.boolean().default(false) });
+/** The most characters (code points) of a revocation's reason. */
+export const KEY_REVOKE_REASON_MAX = 500;
+/** Why a key is revoked (the console asks support for it): trimmed, not empty, kept in the audit trail. */
+export const keyRevokeReason = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
+  .trim()
+  .min(1, 'must not be empty: say why the key is revoked')
+  .pipe(storedText(KEY_REVOKE_REASON_MAX))
+  .meta({ maxLength: KEY_REVOKE_REASON_MAX });
+/** A revocation: the reason is optional to the service (the admin API and the panel give none). */
+export const keyRevokeInput = z.strictObject({ reason: keyRevokeReason.optional() });
 export const keyListInput = z.strictObject({
   account: z.string().regex(POS_IDENTIFIER, 'must be an account identifier').optional(),
 });
@@ -59,6 +70,7 @@ export const keyListInput = z.strictObject({
 export type KeyCreateInput = z.infer<typeof keyCreateInput>;
 export type KeyEditInput = z.infer<typeof keyEditInput>;
 export type KeyRotateInput = z.infer<typeof keyRotateInput>;
+export type KeyRevokeInput = z.infer<typeof keyRevokeInput>;
 export type KeyListInput = z.infer<typeof keyListInput>;
 
 /** The path of an account's keys. */

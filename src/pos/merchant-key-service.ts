@@ -19,7 +19,13 @@ import { isExpired, previousInGrace } from './key-state.js';
 import { recordMerchantKeyTimeEvents } from './key-time-events.js';
 import { verifyMerchantKey } from './key-verification.js';
 import { toPosKey, type PosKey } from './merchant-key.js';
-import type { KeyCreateInput, KeyEditInput, KeyListInput, KeyRotateInput } from './merchant-key-input.js';
+import type {
+  KeyCreateInput,
+  KeyEditInput,
+  KeyListInput,
+  KeyRevokeInput,
+  KeyRotateInput,
+} from './merchant-key-input.js';
 import { queueKeyNotice, wideningOf } from './merchant-key-mail.js';
 import { expiryOf } from './merchant-key-validity.js';
 import { conflict, invalidInput, notFound } from '../errors/refusals.js';
@@ -341,8 +347,11 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
         changed: (row) => row.paused === 1,
       }),
 
-    /** Revokes the key for ever, its previous key too. Revoking a revoked key changes nothing. */
-    async revoke(accountId: string, id: string, actor: Actor): Promise<PosKey> {
+    /**
+     * Revokes the key for ever, its previous key too. Revoking a revoked key changes nothing. A reason
+     * (the console asks support for one) is kept in the revocation's audit event.
+     */
+    async revoke(accountId: string, id: string, actor: Actor, input: KeyRevokeInput = {}): Promise<PosKey> {
       return db.transaction().execute(async (trx) => {
         const row = await requireKey(trx, accountId, id);
         const now = clock.now();
@@ -351,6 +360,7 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
           await updateKey(trx, accountId, id, { revoked_at: now, updated_at: now });
           await audit(trx, { accountId, id, now, actor }, 'revoked', {
             previous_key_ended: previousInGrace(row, now),
+            ...(input.reason === undefined ? {} : { reason: input.reason }),
           });
         }
         return toPosKey(await requireKey(trx, accountId, id), now);
