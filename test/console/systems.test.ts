@@ -155,9 +155,17 @@ describeEachDialect('console: partner systems', (dialect) => {
       ...createFields('novo'),
       rate_limit_per_minute: '0',
     });
-    expect(zero.body).toContain(
-      'Limite de chamadas por minuto: Um número inteiro de chamadas, de 1 a 1.000.000.',
-    );
+    expect(zero.body).toContain('Limite de chamadas por minuto: Pequeno demais: o mínimo é 1.');
+    // Each refusal says what is wrong, in the page's language.
+    for (const [fields, text] of [
+      [{ rate_limit_per_minute: 'muitas' }, 'Digite um número inteiro, só com algarismos.'],
+      [{ key_grace_seconds: '31536001' }, 'Grande demais: o máximo é 31.536.000.'],
+      [{ name: 'x'.repeat(201) }, 'Longo demais: no máximo 200 caracteres.'],
+      [{ identifier: 'Novo Sistema' }, 'Use só letras minúsculas, dígitos, - e _, até 40 caracteres.'],
+    ] as const) {
+      const answer = await operator.post('/console/systems/new', { ...createFields('novo'), ...fields });
+      expect(answer.body).toContain(text);
+    }
     // What was typed comes back as typed.
     expect(zero.body).toContain('value="Parceiro Novo"');
     // An identifier in use is refused instead of replacing that system's settings.

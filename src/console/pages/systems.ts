@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { Actor } from '../../audit/actor.js';
 import type { KeyAuditEvent, KeyEventName } from '../../audit/key-audit-repository.js';
 import { notFound } from '../../errors/refusals.js';
-import { truncateCodePoints } from '../../lib/unicode-text.js';
+import { codePointLength, truncateCodePoints } from '../../lib/unicode-text.js';
 import type { CatalogEntry } from '../../helpdesk/catalog-service.js';
 import type { PartnerSystem } from '../../helpdesk/system-repository.js';
 import { systemInput, systemPath, type SystemInput } from '../../helpdesk/system-input.js';
@@ -19,7 +20,6 @@ import {
   problemFormErrors,
   selectField,
   textField,
-  zodFormErrors,
   type FormErrors,
 } from '../../web/form.js';
 import { html, type SafeHtml } from '../../web/html.js';
@@ -232,12 +232,11 @@ function bodyOf(form: SystemForm): Record<string, unknown> {
   };
 }
 
-/** The rule of each field in the page's language, said where the schema refused the field. */
-function fieldRules(t: T, locale: Locale): Record<string, string> {
+/** The hints of the form's fields: the rules of the admin API's schema, in the page's language. */
+function fieldHints(t: T, locale: Locale): Record<string, string> {
   return {
     identifier: t('sysIdentifierRule'),
     name: t('sysNameRule', { max: NAME_MAX }),
-    scopes: t('sysScopesRule'),
     rate_limit_per_minute: t('sysRateRule', {
       min: formatCount(RATE.minValue ?? 1, locale),
       max: formatCount(RATE.maxValue ?? 0, locale),
@@ -247,19 +246,50 @@ function fieldRules(t: T, locale: Locale): Record<string, string> {
       max: formatCount(GRACE.maxValue ?? 0, locale),
       days: formatCount(Math.floor((GRACE.maxValue ?? 0) / 86400), locale),
     }),
-    default_category_id: t('sysCategoryRule'),
-    released_category_ids: t('sysCategoryRule'),
   };
 }
 
+/** Fields whose values are chosen from a list the page offers: only a forged or stale post misses it. */
+const CHOSEN = new Set(['scopes', 'default_category_id', 'released_category_ids']);
+
 /**
- * Refusals of the form (the admin API schema's, or the service's 422 naming a field), each said as its
- * field's rule in the page's language: the schema decides, the page says why in words a person reads.
+ * What is wrong with a field the admin API's schema refused, in the page's language: the schema decides,
+ * the page says it in words a person reads (the hint beside the field says the rule).
  */
-function inWords(t: T, locale: Locale, errors: FormErrors): FormErrors {
-  const rules = fieldRules(t, locale);
+function issueText(t: T, locale: Locale, issue: z.core.$ZodIssue, form: SystemForm): string {
+  const field = String(issue.path[0] ?? '');
+  if (field === 'rate_limit_per_minute' || field === 'key_grace_seconds') {
+    if (issue.code === 'too_small')
+      return t('sysAtLeast', { min: formatCount(Number(issue.minimum), locale) });
+    if (issue.code === 'too_big') return t('sysAtMost', { max: formatCount(Number(issue.maximum), locale) });
+    return t('sysWholeNumber');
+  }
+  if (field === 'name') {
+    if (issue.code === 'too_small' || issue.code === 'invalid_type') return t('sysRequired');
+    return codePointLength(form.name.trim()) > NAME_MAX ? t('sysTooLong', { max: NAME_MAX }) : t('sysNoNul');
+  }
+  if (field === 'identifier') return form.identifier === '' ? t('sysRequired') : t('sysIdentifierWrong');
+  if (CHOSEN.has(field)) return t('sysChooseListed');
+  return issue.message;
+}
+
+/** The first refusal of each field, in words. */
+function issueErrors(t: T, locale: Locale, error: z.ZodError, form: SystemForm): FormErrors {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') continue;
+    errors[String(issue.path[0] ?? '_form')] ??= issueText(t, locale, issue, form);
+  }
+  return errors;
+}
+
+/** The service's refusal of a field (a category the catalog no longer has), in words. */
+function serviceErrors(t: T, errors: FormErrors): FormErrors {
   return Object.fromEntries(
-    Object.entries(errors).map(([field, message]) => [field, rules[field] ?? message]),
+    Object.entries(errors).map(([field, message]) => [
+      field,
+      CHOSEN.has(field) ? t('sysChooseListed') : message,
+    ]),
   );
 }
 
@@ -294,7 +324,7 @@ export function registerSystemPages(kit: ConsoleKit): void {
       value: String(entry.id),
       label: `${String(entry.name)} (${String(entry.id)})`,
     }));
-    const rules = fieldRules(t, locale);
+    const rules = fieldHints(t, locale);
     return html`${errorSummary(t('errorsTitle'), errors, named)}
       <form method="post" action="${options.action}" class="card" novalidate>
         ${csrfField(ctx.csrf)}
@@ -391,8 +421,8 @@ export function registerSystemPages(kit: ConsoleKit): void {
     const path = creating ? systemPath.safeParse({ identifier: form.identifier }) : null;
     const parsed = systemInput.safeParse(bodyOf(form));
     const errors = {
-      ...(path?.success === false ? inWords(ctx.t, ctx.locale, zodFormErrors(path.error)) : {}),
-      ...(parsed.success ? {} : inWords(ctx.t, ctx.locale, zodFormErrors(parsed.error))),
+      ...(path?.success === false ? issueErrors(ctx.t, ctx.locale, path.error, form) : {}),
+      ...(parsed.success ? {} : issueErrors(ctx.t, ctx.locale, parsed.error, form)),
     };
     if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
     return { ok: true, identifier: form.identifier, input: parsed.data };
@@ -519,7 +549,7 @@ export function registerSystemPages(kit: ConsoleKit): void {
   );
 
   kit.action<{ Body: Record<string, unknown> }>('/systems/new', 'systems', async (request, reply, ctx) => {
-    const { t, locale } = ctx;
+    const { t } = ctx;
     const form = formOf(request.body);
     const check = checked(ctx, form, true);
     if (!check.ok) return createPage(request, reply, ctx, form, check.errors, 422);
@@ -535,7 +565,7 @@ export function registerSystemPages(kit: ConsoleKit): void {
     } catch (error) {
       const errors = problemFormErrors(error);
       if (errors === null) throw error;
-      return createPage(request, reply, ctx, form, inWords(t, locale, errors), 422);
+      return createPage(request, reply, ctx, form, serviceErrors(t, errors), 422);
     }
     await kit.record(ctx, {
       action: 'putHelpDeskSystem',
@@ -578,23 +608,38 @@ export function registerSystemPages(kit: ConsoleKit): void {
     ]);
     const now = clock.now();
     const stoppable = previousValid(system, now);
-    const operatorActions = ctx.can('systems')
-      ? html`<a class="button secondary" href="${systemUrl(system.identifier, '/edit')}">${t('sysEdit')}</a>
-          <a class="button secondary" href="${systemUrl(system.identifier, '/rotate')}"
-            >${t(system.hasKey ? 'sysRotate' : 'sysIssue')}</a
-          >
-          <a
+    const group = (label: string, actions: SafeHtml[]) =>
+      actions.length === 0
+        ? ''
+        : html`<div class="actions" role="group" aria-label="${label}">${actions}</div>`;
+    const settingsActions = ctx.can('systems')
+      ? [
+          html`<a class="button secondary" href="${systemUrl(system.identifier, '/edit')}"
+            >${t('sysEdit')}</a
+          >`,
+          html`<a
             class="button secondary"
             href="${systemUrl(system.identifier, system.active ? '/deactivate' : '/reactivate')}"
             >${t(system.active ? 'sysDeactivate' : 'sysReactivate')}</a
-          >`
-      : '';
-    const stopAction =
-      stoppable && ctx.can('stopPreviousKey')
-        ? html`<a class="button secondary" href="${systemUrl(system.identifier, '/stop-previous')}"
-            >${t('sysStopPrevious')}</a
-          >`
-        : '';
+          >`,
+        ]
+      : [];
+    const keyActions = [
+      ...(stoppable && ctx.can('stopPreviousKey')
+        ? [
+            html`<a class="button secondary" href="${systemUrl(system.identifier, '/stop-previous')}"
+              >${t('sysStopPrevious')}</a
+            >`,
+          ]
+        : []),
+      ...(ctx.can('systems')
+        ? [
+            html`<a class="button secondary" href="${systemUrl(system.identifier, '/rotate')}"
+              >${t(system.hasKey ? 'sysRotate' : 'sysIssue')}</a
+            >`,
+          ]
+        : []),
+    ];
     const released =
       system.releasedCategoryIds.length === 0
         ? t('sysNoReleased')
@@ -654,6 +699,7 @@ export function registerSystemPages(kit: ConsoleKit): void {
           <dt>${t('sysUpdatedAt')}</dt>
           <dd>${formatInstant(system.updatedAt, locale)}</dd>
         </dl>
+        ${group(t('sysSettingsActions'), settingsActions)}
       </div>
       <h2>${t('sysKeyTitle')}</h2>
       <div class="card">
@@ -670,13 +716,7 @@ export function registerSystemPages(kit: ConsoleKit): void {
           }
         </dl>
         <p class="hint">${t('sysKeyNever')}</p>
-        ${
-          operatorActions === '' && stopAction === ''
-            ? ''
-            : html`<div class="actions" role="group" aria-label="${t('actions')}">
-                ${stopAction}${operatorActions}
-              </div>`
-        }
+        ${group(t('sysKeyActions'), keyActions)}
       </div>
       <h2>${t('sysHistory')}</h2>
       ${historyTable(t, locale, history.events)}`;
@@ -959,7 +999,7 @@ export function registerSystemPages(kit: ConsoleKit): void {
     '/systems/:identifier/edit',
     'systems',
     async (request, reply, ctx) => {
-      const { t, locale } = ctx;
+      const { t } = ctx;
       const system = await systems.get(identifierOf(request));
       const form = formOf(request.body, system.identifier);
       const check = checked(ctx, form, false);
@@ -970,7 +1010,7 @@ export function registerSystemPages(kit: ConsoleKit): void {
       } catch (error) {
         const errors = problemFormErrors(error);
         if (errors === null) throw error;
-        return editPage(request, reply, ctx, system, form, inWords(t, locale, errors), 422);
+        return editPage(request, reply, ctx, system, form, serviceErrors(t, errors), 422);
       }
       await kit.record(ctx, {
         action: 'putHelpDeskSystem',
@@ -1164,5 +1204,5 @@ function eventDetails(t: T, locale: Locale, event: KeyAuditEvent): SafeHtml | st
     return details.older_previous_ended === true ? `${until} ${t('sysDetailOlderEnded')}` : until;
   }
   if (event.event === 'previous_stopped' && details.was_in_grace === false) return t('sysDetailNotInGrace');
-  return '';
+  return '—';
 }
