@@ -106,17 +106,13 @@ describe.skipIf(!HAS_CHROMIUM)(
         expect(forbidden?.status()).toBe(403);
         expect(problems).toEqual([]);
         await page.close();
-      }, 180_000);
+      }, 240_000);
 
       it('an operator creates a system in the form and opens a ticket with the key shown once', async () => {
         // The browser's one context is still signed in as support: a fresh start, as another person.
         await h.context.clearCookies();
-        // Signed in on a page of its own: the operator lands on the dashboard, which this file does not
-        // check; the script errors collected below are of the systems' pages only.
-        const signIn = await h.newPage();
-        await h.signIn(signIn.page, h.operator);
-        await signIn.page.close();
         const { page, problems } = await h.newPage();
+        await h.signIn(page, h.operator);
         await page.goto(`${h.adminBase}/console/systems`);
         await h.look(page, 'systems-operator');
         await page.getByRole('link', { name: 'Criar um sistema' }).click();
@@ -190,7 +186,7 @@ describe.skipIf(!HAS_CHROMIUM)(
         expect((await partner(key, OPTIONS)).status).toBe(200);
         expect(problems).toEqual([]);
         await page.close();
-      }, 180_000);
+      }, 240_000);
     });
   },
 );

@@ -23,6 +23,7 @@ import {
   type FormErrors,
 } from '../../web/form.js';
 import { html, type SafeHtml } from '../../web/html.js';
+import { KEY_EVENT_MESSAGES } from '../../web/key-events.js';
 import type { Locale, Translate } from '../../web/i18n.js';
 import { csrfField } from '../../web/layout.js';
 import { shownOnceSecret } from '../../web/shown-once.js';
@@ -84,18 +85,14 @@ const SCOPE_LABELS: Readonly<Record<Scope, ConsoleMessage>> = {
   'lead.create': 'sysScopeLeads',
 };
 
-/** The events of a system's key, as its history says them. */
+/** The events of a system's key, as its history says them: a merchant key's words for the others. */
 const EVENT_TEXTS: Readonly<Record<KeyEventName, ConsoleMessage>> = {
+  ...KEY_EVENT_MESSAGES,
   issued: 'sysEvIssued',
   rotated: 'sysEvRotated',
   previous_stopped: 'sysEvPreviousStopped',
   edited: 'sysEvEdited',
   grace_ended: 'sysEvGraceEnded',
-  // A merchant key's events; a system's key has none of these, but the trail's type allows them.
-  paused: 'evPaused',
-  reactivated: 'evReactivated',
-  revoked: 'evRevoked',
-  expired: 'evExpired',
 };
 
 const CHANNEL_TEXTS: Readonly<Record<Actor['channel'], ConsoleMessage>> = {
