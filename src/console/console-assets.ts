@@ -24,6 +24,8 @@ input[type=number], input[type=url], input[type=file] { width: 100%; max-width: 
 .tag { display: inline-block; padding: 0 .4rem; border-radius: 4px; background: #eef0f6; font-size: .85rem; margin: 0 .25rem .25rem 0; }
 code, .mono { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .92rem; overflow-wrap: anywhere; }
 progress { width: 100%; max-width: 40rem; height: 1.25rem; }
+.pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0 0; }
+ul.plain { list-style: none; padding: 0; margin: 0; }
 `;
 
 /** What the page modules add to the console's script, each an IIFE that looks for its own elements. */

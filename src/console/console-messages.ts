@@ -2,6 +2,7 @@ import { mergeCatalogues, type Catalogue } from '../web/i18n.js';
 import { WEB_MESSAGES } from '../web/web-messages.js';
 import { ACCOUNTS_MESSAGES } from './messages/accounts.js';
 import { DASHBOARD_MESSAGES } from './messages/dashboard.js';
+import { SYSTEM_MESSAGES } from './messages/systems.js';
 
 // The back-office console's texts, in English and Portuguese: the frame's, the first start's, the
 // search's and the gate's. Each group of pages keeps its own texts in src/console/messages/, merged here
@@ -93,6 +94,12 @@ const ptBR: Record<Key, string> = {
 const CORE: Catalogue<Key> = { en, 'pt-BR': ptBR };
 
 /** Every text of the console: the shared ones, then the console's. */
-export const CONSOLE_MESSAGES = mergeCatalogues(WEB_MESSAGES, CORE, DASHBOARD_MESSAGES, ACCOUNTS_MESSAGES);
+export const CONSOLE_MESSAGES = mergeCatalogues(
+  WEB_MESSAGES,
+  CORE,
+  DASHBOARD_MESSAGES,
+  SYSTEM_MESSAGES,
+  ACCOUNTS_MESSAGES,
+);
 
 export type ConsoleMessage = keyof (typeof CONSOLE_MESSAGES)['en'];

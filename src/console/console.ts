@@ -11,6 +11,7 @@ import { firstOperatorInput } from '../staff/staff-user-input.js';
 import { consoleAssets } from './console-assets.js';
 import { registerAccountPages } from './pages/accounts.js';
 import { registerDashboardPages } from './pages/dashboard.js';
+import { registerSystemPages } from './pages/systems.js';
 import { can } from './console-gate.js';
 import { CONSOLE_PREFIX } from './console-path.js';
 import { consoleKit, staffActor, type ConsoleKit, type ConsoleStaff } from './console-kit.js';
@@ -37,6 +38,7 @@ const SESSION_IDLE_MS = 2 * 3_600_000;
 const PAGE_MODULES: readonly ((kit: ConsoleKit) => void)[] = [
   registerStartPages,
   registerDashboardPages,
+  registerSystemPages,
   registerAccountPages,
 ];
 

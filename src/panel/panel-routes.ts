@@ -14,6 +14,7 @@ import { requestLocale, translator, type Locale, type Translate } from '../web/i
 import { formText, registerFace, type FaceContext, type FaceKit } from '../web/face.js';
 import { KEY_EVENT_MESSAGES } from '../web/key-events.js';
 import { csrfField } from '../web/layout.js';
+import { shownOnceSecret } from '../web/shown-once.js';
 import type { SignInLimits } from '../web/sign-in-limit.js';
 import { panelAssets } from './panel-assets.js';
 import { PANEL_MESSAGES, type PanelMessage } from './panel-messages.js';
@@ -422,33 +423,16 @@ function registerKeyPages(panel: FastifyInstance, deps: PanelDeps & { kit: Kit }
 
   const shownOnce = (ctx: Ctx, key: string, title: string, extra: SafeHtml | string) =>
     html` <h1>${title}</h1>
-      <div class="warning" role="status" id="once-warning">${ctx.t('shownOnce')}</div>
-      <div class="card">
-        <label for="new-key">${ctx.t('keyLabel')}</label>
-        <textarea
-          class="secret"
-          id="new-key"
-          rows="2"
-          readonly
-          aria-describedby="once-warning"
-          spellcheck="false"
-          autocomplete="off"
-        >
-${key}</textarea>
-        <div class="actions">
-          <button
-            type="button"
-            data-copy="new-key"
-            data-status="copy-status"
-            data-done="${ctx.t('copied')}"
-            hidden
-          >
-            ${ctx.t('copy')}
-          </button>
-          <span id="copy-status" role="status"></span>
-        </div>
-        ${extra}
-      </div>
+      ${shownOnceSecret(
+        key,
+        {
+          warning: ctx.t('shownOnce'),
+          label: ctx.t('keyLabel'),
+          copy: ctx.t('copy'),
+          copied: ctx.t('copied'),
+        },
+        extra,
+      )}
       <p><a href="${PANEL_PREFIX}/keys">${ctx.t('backHome')}</a></p>`;
 
   panel.post<{ Body: Record<string, unknown> }>('/keys', { preHandler: csrf }, async (request, reply) => {

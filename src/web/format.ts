@@ -31,12 +31,15 @@ export function formatCount(count: number, locale: Locale): string {
   return group(String(count), locale === 'pt-BR' ? '.' : ',');
 }
 
-/** An instant in UTC-03:00, the panel's time ("20/11/2026 09:00" or "2026-11-20 09:00"). */
-export function formatInstant(ms: number, locale: Locale): string {
+/**
+ * An instant in UTC-03:00, the panel's time ("20/11/2026 09:00" or "2026-11-20 09:00"); with seconds
+ * ("09:00:05") where a person matches it against a partner's log.
+ */
+export function formatInstant(ms: number, locale: Locale, seconds = false): string {
   const local = new Date(ms - 3 * 3_600_000).toISOString();
   const [date = '', time = ''] = local.split('T');
   const [y, m, d] = date.split('-');
-  const hm = time.slice(0, 5);
+  const hm = time.slice(0, seconds ? 8 : 5);
   return locale === 'pt-BR' ? `${d}/${m}/${y} ${hm}` : `${date} ${hm}`;
 }
 
