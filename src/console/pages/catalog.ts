@@ -240,6 +240,9 @@ function cell(ctx: StaffContext, field: Field, entry: CatalogEntry, choices: Cho
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
+/** The class of a field's column: numbers are aligned to the right. */
+const numeric = (field: Field) => (field.widget === 'integer' ? 'num' : '');
+
 /** What a form is for: a new entry, or the entry of this id. */
 type FormMode = { kind: 'new' } | { kind: 'edit'; id: string };
 
@@ -302,7 +305,7 @@ export function registerCatalogPages(kit: ConsoleKit): void {
           <thead>
             <tr>
               <th scope="col">${keyLabel}</th>
-              ${fields.map((field) => html`<th scope="col">${t(field.label)}</th>`)}
+              ${fields.map((field) => html`<th scope="col" class="${numeric(field)}">${t(field.label)}</th>`)}
               <th scope="col">${t('actions')}</th>
             </tr>
           </thead>
@@ -313,23 +316,27 @@ export function registerCatalogPages(kit: ConsoleKit): void {
                 <th scope="row"><code>${id}</code></th>
                 ${fields.map(
                   (field) =>
-                    html`<td data-label="${t(field.label)}">${cell(ctx, field, entry, choices)}</td>`,
+                    html`<td data-label="${t(field.label)}" class="${numeric(field)}">
+                      ${cell(ctx, field, entry, choices)}
+                    </td>`,
                 )}
                 <td data-label="${t('actions')}">
-                  <a
-                    href="${CONSOLE_PREFIX}${entryPath(collection, id, 'edit')}"
-                    aria-label="${t('catEditAria', { id })}"
-                    >${t('catEdit')}</a
-                  >${
-                    deletable
-                      ? html` ·
-                          <a
-                            href="${CONSOLE_PREFIX}${entryPath(collection, id, 'delete')}"
-                            aria-label="${t('catDeleteAria', { id })}"
-                            >${t('catDelete')}</a
-                          >`
-                      : ''
-                  }
+                  <span
+                    ><a
+                      href="${CONSOLE_PREFIX}${entryPath(collection, id, 'edit')}"
+                      aria-label="${t('catEditAria', { id })}"
+                      >${t('catEdit')}</a
+                    >${
+                      deletable
+                        ? html` ·
+                            <a
+                              href="${CONSOLE_PREFIX}${entryPath(collection, id, 'delete')}"
+                              aria-label="${t('catDeleteAria', { id })}"
+                              >${t('catDelete')}</a
+                            >`
+                        : ''
+                    }</span
+                  >
                 </td>
               </tr>`;
             })}
