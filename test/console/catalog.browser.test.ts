@@ -33,8 +33,6 @@ describe.skipIf(!HAS_CHROMIUM)(
         page.setDefaultTimeout(10_000);
         await h.signIn(page, h.operator);
         await page.goto(`${h.adminBase}/console/catalog`);
-        // The sign-in lands on the dashboard: the script errors held to nothing are this module's pages'.
-        problems.length = 0;
         await h.look(page, 'catalog');
 
         const subnav = page.getByRole('navigation', { name: 'Coleções do catálogo' });
@@ -144,7 +142,6 @@ describe.skipIf(!HAS_CHROMIUM)(
         await page.goto(`${h.adminBase}/console/dashboard`);
         await page.getByRole('link', { name: 'Aberta' }).click();
         await page.waitForURL('**/console/maintenance');
-        problems.length = 0;
         await h.look(page, 'maintenance-off');
 
         await page.getByLabel('Retry-After (segundos)').fill('0');
