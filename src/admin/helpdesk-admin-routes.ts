@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import {
-  categoryInput,
-  categoryTypeInput,
-  companyInput,
-  integerIdPath,
-  natureInput,
-  priorityInput,
-  supportLevelInput,
-  textIdPath,
-} from '../helpdesk/catalog-input.js';
-import type { CatalogTable } from '../helpdesk/catalog-service.js';
+import { integerIdPath } from '../helpdesk/catalog-input.js';
+import { CATALOG_COLLECTIONS } from '../helpdesk/catalog-collections.js';
 import { catalogEntryBodies } from '../helpdesk/catalog-view.js';
 import { maintenanceInput } from '../helpdesk/maintenance-input.js';
 import { maintenanceBody, maintenanceView } from '../helpdesk/maintenance-view.js';
@@ -30,71 +21,7 @@ import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
 
 const BASE = '/admin/v1/helpdesk';
 
-/** A catalog collection: its path, table, names, the shape of its id and the schema of its body. */
-interface CatalogCollection {
-  path: string;
-  table: CatalogTable;
-  /** The entry's name in operation ids: `Company` → `putHelpDeskCompany`. */
-  one: string;
-  /** The collection's name in operation ids: `Companies` → `listHelpDeskCompanies`. */
-  many: string;
-  id: typeof integerIdPath | typeof textIdPath;
-  input: z.ZodType<Record<string, unknown>>;
-}
-
-const catalog: readonly CatalogCollection[] = [
-  {
-    path: 'companies',
-    table: 'hd_companies',
-    one: 'Company',
-    many: 'Companies',
-    id: textIdPath,
-    input: companyInput,
-  },
-  {
-    path: 'category-types',
-    table: 'hd_category_types',
-    one: 'CategoryType',
-    many: 'CategoryTypes',
-    id: integerIdPath,
-    input: categoryTypeInput,
-  },
-  {
-    path: 'priorities',
-    table: 'hd_priorities',
-    one: 'Priority',
-    many: 'Priorities',
-    id: integerIdPath,
-    input: priorityInput,
-  },
-  {
-    path: 'categories',
-    table: 'hd_categories',
-    one: 'Category',
-    many: 'Categories',
-    id: integerIdPath,
-    input: categoryInput,
-  },
-  {
-    path: 'support-levels',
-    table: 'hd_support_levels',
-    one: 'SupportLevel',
-    many: 'SupportLevels',
-    id: integerIdPath,
-    input: supportLevelInput,
-  },
-  // Natures are named by `identifier` in admin-api.md; the path parameter is the same either way.
-  {
-    path: 'natures',
-    table: 'hd_natures',
-    one: 'Nature',
-    many: 'Natures',
-    id: textIdPath,
-    input: natureInput,
-  },
-];
-
-const catalogRoutes = catalog.flatMap(({ path, table, one, many, id, input }): AdminRoute[] => [
+const catalogRoutes = CATALOG_COLLECTIONS.flatMap(({ path, table, one, many, id, input }): AdminRoute[] => [
   adminRoute({
     operationId: `putHelpDesk${one}`,
     method: 'PUT',

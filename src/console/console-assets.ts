@@ -26,6 +26,7 @@ code, .mono { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 
 progress { width: 100%; max-width: 40rem; height: 1.25rem; }
 .pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0 0; }
 ul.plain { list-style: none; padding: 0; margin: 0; }
+form.card > input[type=hidden] + :not(input), form.card > input[type=hidden] + .field > label:first-child { margin-top: 0; }
 `;
 
 /** What the page modules add to the console's script, each an IIFE that looks for its own elements. */

@@ -1,6 +1,7 @@
 import { mergeCatalogues, type Catalogue } from '../web/i18n.js';
 import { WEB_MESSAGES } from '../web/web-messages.js';
 import { ACCOUNTS_MESSAGES } from './messages/accounts.js';
+import { CATALOG_MESSAGES } from './messages/catalog.js';
 import { DASHBOARD_MESSAGES } from './messages/dashboard.js';
 import { SYSTEM_MESSAGES } from './messages/systems.js';
 
@@ -100,6 +101,7 @@ export const CONSOLE_MESSAGES = mergeCatalogues(
   DASHBOARD_MESSAGES,
   SYSTEM_MESSAGES,
   ACCOUNTS_MESSAGES,
+  CATALOG_MESSAGES,
 );
 
 export type ConsoleMessage = keyof (typeof CONSOLE_MESSAGES)['en'];

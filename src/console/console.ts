@@ -10,7 +10,9 @@ import type { SignInLimits } from '../web/sign-in-limit.js';
 import { firstOperatorInput } from '../staff/staff-user-input.js';
 import { consoleAssets } from './console-assets.js';
 import { registerAccountPages } from './pages/accounts.js';
+import { registerCatalogPages } from './pages/catalog.js';
 import { registerDashboardPages } from './pages/dashboard.js';
+import { registerMaintenancePages } from './pages/maintenance.js';
 import { registerSystemPages } from './pages/systems.js';
 import { can } from './console-gate.js';
 import { CONSOLE_PREFIX } from './console-path.js';
@@ -40,6 +42,8 @@ const PAGE_MODULES: readonly ((kit: ConsoleKit) => void)[] = [
   registerDashboardPages,
   registerSystemPages,
   registerAccountPages,
+  registerCatalogPages,
+  registerMaintenancePages,
 ];
 
 /** Registers the console under /console on the admin listener. */

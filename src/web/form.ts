@@ -167,3 +167,29 @@ export function formList(value: unknown): string[] {
   if (value === undefined) return [];
   return (Array.isArray(value) ? value : [value]).map(String);
 }
+
+/**
+ * A whole number typed into a form field, for the schema to check: its number; undefined when empty (the
+ * schema says it is required); the text as typed otherwise, which the schema refuses as not a number.
+ */
+export function formInteger(text: string): number | string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  return /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+/**
+ * The words of a form for the schemas' number checks, in the schemas' own style (zod's defaults, "Too
+ * small: expected number to be >=1", are written for programmers). Passed to `safeParse` as its error
+ * map: a message the schema itself gives still wins.
+ */
+export const formIssues: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === 'invalid_type' && (issue.expected === 'number' || issue.expected === 'int')) {
+    return issue.input === undefined ? 'is required' : 'must be a whole number';
+  }
+  if (issue.code === 'too_small' && issue.origin === 'number')
+    return `must be at least ${String(issue.minimum)}`;
+  if (issue.code === 'too_big' && issue.origin === 'number')
+    return `must be at most ${String(issue.maximum)}`;
+  return undefined;
+};
