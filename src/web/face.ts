@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { Problem } from '../errors/problem.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { html, type SafeHtml } from './html.js';
+import type { LinkOutcome } from './one-time-link.js';
 import {
   isLocale,
   LOCALE_COOKIE,
@@ -34,17 +35,13 @@ export interface FaceUser {
   readonly name: string;
 }
 
-/** What a one-time link is worth now. */
-export type FaceLinkOutcome<U> =
-  { ok: true; user: U } | { ok: false; reason: 'unknown' | 'expired' | 'used' };
-
 /** The face's users, as its sign-in and password pages use them. */
 export interface FaceUsers<U extends FaceUser> {
   /** The user of a session; undefined when unknown or disabled (the session then counts for nothing). */
   get(id: string): Promise<U | undefined>;
   authenticate(email: string, password: string): Promise<U | null>;
-  link(token: string): Promise<FaceLinkOutcome<U>>;
-  setPasswordWithLink(token: string, password: string): Promise<FaceLinkOutcome<U>>;
+  link(token: string): Promise<LinkOutcome<U>>;
+  setPasswordWithLink(token: string, password: string): Promise<LinkOutcome<U>>;
   changePassword(userId: string, current: string, next: string): Promise<boolean>;
 }
 
