@@ -20,6 +20,7 @@ import { html, type SafeHtml } from '../../web/html.js';
 import type { Locale } from '../../web/i18n.js';
 import { csrfField } from '../../web/layout.js';
 import { shownOnceSecret } from '../../web/shown-once.js';
+import { dataTable } from '../../web/table.js';
 import { ROLE_ABILITIES, type ConsoleAbility } from '../console-gate.js';
 import type { ConsoleKit, StaffContext } from '../console-kit.js';
 import type { ConsoleMessage } from '../console-messages.js';
@@ -517,33 +518,30 @@ export function registerStaffPages(kit: ConsoleKit): void {
       return `${CONSOLE_PREFIX}/activity${text === '' ? '' : `?${text}`}`;
     };
     const labels = { action: t('actFilterAction'), user: t('actFilterUser'), cursor: 'cursor' };
-    const rows = page.actions.map(
-      (action) =>
-        html`<tr>
-          <td data-label="${t('actColWhen')}">
-            <time datetime="${new Date(action.occurredAt).toISOString()}"
-              >${formatInstant(action.occurredAt, locale, true)}</time
-            >
-          </td>
-          <td data-label="${t('actColWho')}">
-            ${
-              action.actor.role === 'staff' && typeof action.actor.userId === 'string'
-                ? html`<a href="${CONSOLE_PREFIX}/activity?user=${encodeURIComponent(action.actor.userId)}"
-                    >${actorText(t, action.actor)}</a
-                  >`
-                : actorText(t, action.actor)
-            }
-          </td>
-          <td data-label="${t('actColChannel')}">${t(CHANNEL_TEXT[action.actor.channel])}</td>
-          <td data-label="${t('actColAction')}">
-            <a href="${CONSOLE_PREFIX}/activity?action=${encodeURIComponent(action.action)}"
-              ><code class="action">${action.action}</code></a
-            >
-          </td>
-          <td data-label="${t('actColTarget')}"><code>${action.target}</code></td>
-          <td data-label="${t('actColDetails')}" class="details">${detailsCell(t, action.details)}</td>
-        </tr>`,
-    );
+    const columns = [
+      { label: t('actColWhen') },
+      { label: t('actColWho') },
+      { label: t('actColChannel') },
+      { label: t('actColAction') },
+      { label: t('actColTarget') },
+      { label: t('actColDetails') },
+    ];
+    const rows = page.actions.map((action) => [
+      html`<time datetime="${new Date(action.occurredAt).toISOString()}"
+        >${formatInstant(action.occurredAt, locale, true)}</time
+      >`,
+      action.actor.role === 'staff' && typeof action.actor.userId === 'string'
+        ? html`<a href="${CONSOLE_PREFIX}/activity?user=${encodeURIComponent(action.actor.userId)}"
+            >${actorText(t, action.actor)}</a
+          >`
+        : actorText(t, action.actor),
+      t(CHANNEL_TEXT[action.actor.channel]),
+      html`<a href="${CONSOLE_PREFIX}/activity?action=${encodeURIComponent(action.action)}"
+        ><code class="action">${action.action}</code></a
+      >`,
+      html`<code>${action.target}</code>`,
+      detailsCell(t, action.details),
+    ]);
     const body = html`<h1>${t('actTitle')}</h1>
       <p>${t('actIntro')}</p>
       ${errorSummary(t('errorsTitle'), errors, labels)}
@@ -578,23 +576,7 @@ export function registerStaffPages(kit: ConsoleKit): void {
       ${
         page.actions.length === 0
           ? html`<p role="status">${t(filtered ? 'actNoneFiltered' : 'actNone')}</p>`
-          : html`<div class="table-wrap">
-              <table class="stack" id="actions">
-                <thead>
-                  <tr>
-                    <th scope="col">${t('actColWhen')}</th>
-                    <th scope="col">${t('actColWho')}</th>
-                    <th scope="col">${t('actColChannel')}</th>
-                    <th scope="col">${t('actColAction')}</th>
-                    <th scope="col">${t('actColTarget')}</th>
-                    <th scope="col">${t('actColDetails')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>
-            </div>`
+          : html`<div id="actions">${dataTable(columns, rows)}</div>`
       }
       ${
         page.nextCursor === null && filters.cursor === undefined
