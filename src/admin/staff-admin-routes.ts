@@ -118,11 +118,11 @@ export const staffAdminRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: `${BASE}/{id}/disable`,
     summary:
-      'Disables a staff user: they can no longer sign in, their links stop working and their console sessions end.',
+      'Disables a staff user: they can no longer sign in, their links stop working and their console sessions end. The last operator who can sign in is not disabled (409), so that the console always has one.',
     access: 'operator',
     params: staffUserPath,
     responses: { 200: staffUserBody },
-    problems: ['validation_failed', 'not_found'],
+    problems: ['validation_failed', 'not_found', 'conflict'],
     loggedBy: 'service',
     handle: async ({ params, actor }, { staffUsers }) => ({
       status: 200,

@@ -27,6 +27,9 @@ progress { width: 100%; max-width: 40rem; height: 1.25rem; }
 .pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .25rem 0 0; }
 ul.plain { list-style: none; padding: 0; margin: 0; }
 form.card > input[type=hidden] + :not(input), form.card > input[type=hidden] + .field > label:first-child { margin-top: 0; }
+.row-actions { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
+.choice .hint { margin: 0 0 .5rem 1.65rem; }
+code.action { overflow-wrap: normal; }
 `;
 
 /** What the page modules add to the console's script, each an IIFE that looks for its own elements. */

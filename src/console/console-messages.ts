@@ -4,6 +4,7 @@ import { ACCOUNTS_MESSAGES } from './messages/accounts.js';
 import { CATALOG_MESSAGES } from './messages/catalog.js';
 import { DASHBOARD_MESSAGES } from './messages/dashboard.js';
 import { SYSTEM_MESSAGES } from './messages/systems.js';
+import { STAFF_MESSAGES } from './messages/staff.js';
 
 // The back-office console's texts, in English and Portuguese: the frame's, the first start's, the
 // search's and the gate's. Each group of pages keeps its own texts in src/console/messages/, merged here
@@ -102,6 +103,7 @@ export const CONSOLE_MESSAGES = mergeCatalogues(
   SYSTEM_MESSAGES,
   ACCOUNTS_MESSAGES,
   CATALOG_MESSAGES,
+  STAFF_MESSAGES,
 );
 
 export type ConsoleMessage = keyof (typeof CONSOLE_MESSAGES)['en'];

@@ -14,6 +14,7 @@ import { registerCatalogPages } from './pages/catalog.js';
 import { registerDashboardPages } from './pages/dashboard.js';
 import { registerMaintenancePages } from './pages/maintenance.js';
 import { registerSystemPages } from './pages/systems.js';
+import { registerStaffPages } from './pages/staff.js';
 import { can } from './console-gate.js';
 import { CONSOLE_PREFIX } from './console-path.js';
 import { consoleKit, staffActor, type ConsoleKit, type ConsoleStaff } from './console-kit.js';
@@ -44,6 +45,7 @@ const PAGE_MODULES: readonly ((kit: ConsoleKit) => void)[] = [
   registerAccountPages,
   registerCatalogPages,
   registerMaintenancePages,
+  registerStaffPages,
 ];
 
 /** Registers the console under /console on the admin listener. */
@@ -71,6 +73,7 @@ export function registerConsole(admin: FastifyInstance, deps: ConsoleDeps): void
           ['/catalog', 'navCatalog', 'catalog'],
           ['/maintenance', 'navMaintenance', 'maintenance'],
           ['/staff', 'navStaff', 'staff'],
+          ['/activity', 'navActivity', 'staff'],
           ['/account/password', 'navPassword', 'read'],
         ] as const
       )

@@ -31,6 +31,18 @@ export async function countStaffUsers(db: Db): Promise<number> {
   return Number(row.count);
 }
 
+/** How many operators can sign in: a password set, not disabled. */
+export async function countActiveOperators(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('staff_users')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('role', '=', 'operator')
+    .where('password_hash', 'is not', null)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function insertStaffUser(db: Db, row: StaffUserRecord): Promise<void> {
   await db.insertInto('staff_users').values(row).execute();
 }

@@ -25,6 +25,7 @@ import {
   type StaffUserInput,
 } from './staff-user-input.js';
 import {
+  countActiveOperators,
   countStaffUsers,
   disableStaffUser,
   findStaffUser,
@@ -256,19 +257,30 @@ export function createStaffUserService(deps: {
     /**
      * Disables a staff user: they can no longer sign in, their links stop working, and their console
      * sessions end in the same commit. Disabling one who is disabled already changes (and records)
-     * nothing. 404 for an unknown user.
+     * nothing. 404 for an unknown user; 409 for the last operator who can sign in, so that the console
+     * is never left without one (ADMIN_TOKEN creates a first operator only while there is no staff user
+     * at all).
      */
     async disable(id: string, actor: Actor): Promise<StaffUser> {
       await existing(id);
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
+        // Locked from the count to the change: two operators disabling each other at once would each
+        // count the other, and both go.
+        await lockStaffUsers(trx);
+        const row = await findStaffUser(trx, id);
+        if (row?.disabled_at !== null) return;
+        if (toUser(row).active && row.role === 'operator' && (await countActiveOperators(trx)) <= 1) {
+          throw conflict(
+            `The staff user "${id}" is the last operator who can sign in: create another operator (and let them set a password) first.`,
+          );
+        }
         if (!(await disableStaffUser(trx, id, now))) return;
         await deleteUserSessions(trx, STAFF_SESSION_FACE, id);
-        const row = await findStaffUser(trx, id);
         await backOfficeLog.record(trx, actor, {
           action: 'disableStaffUser',
           target: targetOf(id),
-          details: { email: row?.email ?? null },
+          details: { email: row.email },
         });
       });
       return toUser(await existing(id));

@@ -23,13 +23,16 @@ export function shownOnceSecret(
   texts: ShownOnceTexts,
   extra: SafeHtml | string = '',
 ): SafeHtml {
+  // Enough rows for the whole text at a phone's width (about 34 characters a row): a set-password
+  // link is twice a key's length, and a text cut off at the bottom looks complete.
+  const rows = Math.max(2, Math.ceil(secret.length / 34));
   return html`<div class="warning" role="status" id="once-warning">${texts.warning}</div>
     <div class="card">
       <label for="new-key">${texts.label}</label>
       <textarea
         class="secret"
         id="new-key"
-        rows="2"
+        rows="${rows}"
         readonly
         aria-describedby="once-warning"
         spellcheck="false"

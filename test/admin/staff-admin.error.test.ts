@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../expect-http.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { asOperator, expectInvalidParam } from './fixtures.js';
-import { createStaffUser, STAFF } from './staff-admin-fixtures.js';
+import { createStaffUser, STAFF, tokenOf } from './staff-admin-fixtures.js';
 
 // Staff users in the back office refusing what they must (README, Staff users; admin-api.md, intro):
-// 422 naming the field, 409 for an address that is taken or a disabled user's link, 404 for a user that
-// does not exist; a refusal changes nothing and records nothing.
+// 422 naming the field, 409 for an address that is taken, a disabled user's link or the last operator who
+// can sign in, 404 for a user that does not exist; a refusal changes nothing and records nothing.
 
 describeEachDialect('admin API, staff users: refusals', (dialect) => {
   const t = useTestApp(dialect);
@@ -72,6 +72,19 @@ describeEachDialect('admin API, staff users: refusals', (dialect) => {
         409,
         'conflict',
       );
+      expect(await stored()).toEqual(before);
+    });
+
+    it('the last operator who can sign in: the console would be left without one', async () => {
+      const created = await createStaffUser(t, { email: 'olga@operator.example', role: 'operator' });
+      const done = await t.services.staffUsers.setPasswordWithLink(
+        tokenOf(created.set_password_url),
+        'a long enough passphrase',
+      );
+      expect(done.ok).toBe(true);
+      const before = await stored();
+      const response = await asOperator(t, 'POST', `${STAFF}/${String(created.id)}/disable`);
+      expect(String(expectProblem(response, 409, 'conflict').detail)).toContain('last operator');
       expect(await stored()).toEqual(before);
     });
   });

@@ -227,6 +227,66 @@ describeEachDialect('staff user service', (dialect) => {
       });
     });
 
+    it('the last operator who can sign in: 409, nothing changed; one waiting for a password does not count', async () => {
+      const staffUsers = t.services.staffUsers;
+      const olga = await staffUsers.create(
+        { email: 'olga@operator.example', name: 'Olga', role: 'operator' },
+        OPERATOR,
+      );
+      await staffUsers.setPasswordWithLink(tokenOf(olga.link.url), PASSWORD);
+      // Another operator who has not set a password yet, and an active support user: neither can run
+      // the console as an operator.
+      const otto = await staffUsers.create(
+        { email: 'otto@operator.example', name: 'Otto', role: 'operator' },
+        OPERATOR,
+      );
+      const { user: bia, link } = await createBia(t);
+      await staffUsers.setPasswordWithLink(tokenOf(link.url), PASSWORD);
+      expect(await refusal(staffUsers.disable(olga.user.id, OPERATOR))).toEqual({
+        status: 409,
+        code: 'conflict',
+      });
+      expect(await staffUsers.get(olga.user.id)).toMatchObject({ active: true, disabledAt: null });
+      expect((await t.services.backOfficeLog.list({ action: 'disableStaffUser' })).actions).toEqual([]);
+      // The waiting operator and support may go; so may Olga once Otto has set his password.
+      await staffUsers.disable(bia.id, OPERATOR);
+      const ottoLink = await staffUsers.newPasswordLink(otto.user.id, OPERATOR);
+      await staffUsers.setPasswordWithLink(tokenOf(ottoLink.url), PASSWORD);
+      expect((await staffUsers.disable(olga.user.id, OPERATOR)).disabledAt).toBe(t.clock.now());
+      expect(await refusal(staffUsers.disable(otto.user.id, OPERATOR))).toEqual({
+        status: 409,
+        code: 'conflict',
+      });
+    });
+
+    it('two operators disabling each other at once: one goes, the other stays', async () => {
+      const staffUsers = t.services.staffUsers;
+      const operators = [];
+      for (const name of ['olga', 'otto']) {
+        const { user, link } = await staffUsers.create(
+          { email: `${name}@operator.example`, name, role: 'operator' },
+          OPERATOR,
+        );
+        await staffUsers.setPasswordWithLink(tokenOf(link.url), PASSWORD);
+        operators.push(user);
+      }
+      const [olga, otto] = operators as [(typeof operators)[0], (typeof operators)[0]];
+      let pending: Promise<PromiseSettledResult<unknown>[]> | undefined;
+      // Both start while another writer holds the table: each must count the operators only once the
+      // other's change is committed, not before (where each would still see two).
+      await t.db.transaction().execute(async (trx) => {
+        await lockStaffUsers(trx);
+        pending = Promise.allSettled([
+          staffUsers.disable(otto.id, { ...OPERATOR, role: 'staff', userId: olga.id }),
+          staffUsers.disable(olga.id, { ...OPERATOR, role: 'staff', userId: otto.id }),
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      });
+      const attempts = await pending!;
+      expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1);
+      expect((await staffUsers.list()).filter((user) => user.active)).toHaveLength(1);
+    });
+
     it('a link issued before the user was disabled is unknown', async () => {
       const { user, link } = await createBia(t);
       await t.services.staffUsers.disable(user.id, OPERATOR);
