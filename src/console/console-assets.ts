@@ -18,7 +18,7 @@ input[type=number], input[type=url], input[type=file] { width: 100%; max-width: 
 [aria-invalid=true] { border-color: var(--danger); border-width: 2px; }
 #error-summary ul { margin: .25rem 0 0; padding-left: 1.25rem; }
 #error-summary a { color: var(--danger); font-weight: 600; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; margin: 1rem 0; }
 .subnav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; padding: 0; margin: 0 0 1rem; }
 .subnav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
 .tag { display: inline-block; padding: 0 .4rem; border-radius: 4px; background: #eef0f6; font-size: .85rem; margin: 0 .25rem .25rem 0; }
