@@ -48,6 +48,15 @@ const en = {
   colState: 'State',
   active: 'Active',
   inactive: 'Inactive',
+  who_operator: 'Operator token (ADMIN_TOKEN)',
+  who_support: 'Support token (SUPPORT_TOKEN)',
+  who_system: 'The service',
+  who_unnamed: 'A user whose name was not recorded',
+  channel_admin_api: 'Admin API',
+  channel_cli: 'Command line',
+  channel_panel: 'Merchant panel',
+  channel_console: 'Console',
+  channel_service: 'The service itself',
 };
 
 type Key = keyof typeof en;
@@ -91,6 +100,15 @@ const ptBR: Record<Key, string> = {
   colState: 'Situação',
   active: 'Ativo',
   inactive: 'Inativo',
+  who_operator: 'Token do operador (ADMIN_TOKEN)',
+  who_support: 'Token do suporte (SUPPORT_TOKEN)',
+  who_system: 'O serviço',
+  who_unnamed: 'Um usuário cujo nome não foi registrado',
+  channel_admin_api: 'API de administração',
+  channel_cli: 'Linha de comando',
+  channel_panel: 'Painel do lojista',
+  channel_console: 'Console',
+  channel_service: 'O próprio serviço',
 };
 
 const CORE: Catalogue<Key> = { en, 'pt-BR': ptBR };

@@ -97,7 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)(
         await expect.poll(() => page.locator('.flash[role=status]').textContent()).toContain('revogada');
         const revoked = page.locator('#history tr[data-event="revoked"]');
         await expect.poll(() => revoked.textContent()).toContain(reason);
-        expect(await revoked.textContent()).toContain(`${h.support.name} (equipe, console)`);
+        expect(await revoked.textContent()).toContain(`${h.support.name} (Console)`);
         expect(await page.getByRole('link', { name: 'Revogar' }).count()).toBe(0);
         await h.look(page, 'accounts-key-revoked');
 

@@ -222,7 +222,7 @@ describeEachDialect('console: merchant accounts', (dialect) => {
     });
     // The history shows who and why; a second revocation is refused as done already, recording nothing.
     const page = await agent.get(`/console/accounts/${DEMO_ACCOUNT}/keys/${created.id}`);
-    expect(page.body).toContain(`${name} (equipe, console)`);
+    expect(page.body).toContain(`${name} (Console)`);
     expect(page.body).toContain('Chave exposta num repositório público (chamado 4711).');
     expect(page.body).not.toContain(`/keys/${created.id}/revoke"`);
     const again = await agent.postWithToken(

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
+import { CONSOLE_MESSAGES } from '../../src/console/console-messages.js';
 import { STAFF_MESSAGES } from '../../src/console/messages/staff.js';
 import type { StaffRole } from '../../src/staff/staff-user-input.js';
 import { lockStaffUsers } from '../../src/staff/staff-user-repository.js';
@@ -16,6 +17,7 @@ import { consoleAgent, type ConsoleAgent } from './console-agent.js';
 
 /** The pages' texts in Portuguese, the language of an agent without the language cookie. */
 const PT = STAFF_MESSAGES['pt-BR'];
+const CONSOLE_PT = CONSOLE_MESSAGES['pt-BR'];
 const PASSWORD = 'a passphrase for the console';
 
 /** The token of the set-password link in a page (the link's URL, once). */
@@ -345,12 +347,12 @@ describeEachDialect('back-office console: staff users and the action log', (dial
       // The rows of the table's body (the head's row first).
       const rows = [...page.body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].slice(1).map((m) => m[1] ?? '');
       expect(rows[0]).toContain('putHelpDeskCompany');
-      expect(rows[0]).toContain(PT.actWho_operator);
-      expect(rows[0]).toContain(PT.actChannel_admin_api);
+      expect(rows[0]).toContain(CONSOLE_PT.who_operator);
+      expect(rows[0]).toContain(CONSOLE_PT.channel_admin_api);
       expect(rows[0]).toContain('Acme Comércio Ltda');
       expect(rows[1]).toContain('createStaffUser');
       expect(rows[1]).toContain(`href="/console/activity?user=${olga.id}"`);
-      expect(rows[1]).toContain(PT.actChannel_console);
+      expect(rows[1]).toContain(CONSOLE_PT.channel_console);
       expect(rows[1]).toContain('email: bia@operator.example');
       // By action, by user.
       const byAction = await agent.get('/console/activity?action=putHelpDeskCompany&user=');

@@ -106,15 +106,6 @@ const en = {
   actNext: 'Older actions',
   actFirst: 'Newest actions',
   actPageNav: 'Pages of the log',
-  actWho_operator: 'Operator token',
-  actWho_support: 'Support token',
-  actWho_system: 'The service',
-  actWho_unnamed: 'A user no longer named',
-  actChannel_admin_api: 'Admin API',
-  actChannel_cli: 'Command line',
-  actChannel_console: 'Console',
-  actChannel_panel: 'Merchant panel',
-  actChannel_service: 'The service itself',
 };
 
 type Key = keyof typeof en;
@@ -221,15 +212,6 @@ const ptBR: Record<Key, string> = {
   actNext: 'Ações mais antigas',
   actFirst: 'Ações mais recentes',
   actPageNav: 'Páginas do registro',
-  actWho_operator: 'Token de operador',
-  actWho_support: 'Token de suporte',
-  actWho_system: 'O serviço',
-  actWho_unnamed: 'Usuário sem nome registrado',
-  actChannel_admin_api: 'API de administração',
-  actChannel_cli: 'Linha de comando',
-  actChannel_console: 'Console',
-  actChannel_panel: 'Painel do lojista',
-  actChannel_service: 'O próprio serviço',
 };
 
 export const STAFF_MESSAGES: Catalogue<Key> = { en, 'pt-BR': ptBR };

@@ -1,10 +1,10 @@
-import type { Actor } from '../../audit/actor.js';
 import type { KeyAuditEvent } from '../../audit/key-audit-repository.js';
 import type { PosKey } from '../../pos/merchant-key.js';
 import { formatInstant } from '../../web/format.js';
 import { html, type SafeHtml } from '../../web/html.js';
 import type { Locale, Translate } from '../../web/i18n.js';
 import { KEY_EVENT_MESSAGES } from '../../web/key-events.js';
+import { actorWithChannel } from '../actor-text.js';
 import type { ConsoleMessage } from '../console-messages.js';
 import { CONSOLE_PREFIX } from '../console-path.js';
 
@@ -75,18 +75,6 @@ export function lastUseText(t: T, at: number | null, locale: Locale): string {
   return at === null ? t('accNeverUsed') : instantText(at, locale);
 }
 
-/**
- * Who acted, for the operator's people: a user by name with their role and channel ("Sérgio Suporte
- * (staff, console)"), a token by its role and channel ("operator (admin API)"), the service as itself.
- */
-export function actorText(t: T, actor: Actor): string {
-  if (actor.role === 'system') return t('accActorService');
-  const role = t(`accRole_${actor.role}`);
-  const channel = t(`accChannel_${actor.channel}`);
-  const name = actor.displayName ?? null;
-  return name === null ? `${role} (${channel})` : `${name} (${role}, ${channel})`;
-}
-
 /** What an event of the history notes beside its name: a revocation's reason, an edit's fields. */
 export function eventNote(t: T, event: KeyAuditEvent, locale: Locale): string {
   const details = event.details;
@@ -142,7 +130,7 @@ export function historyTable(
                     </td>`
               }
               <td data-label="${t('historyWhat')}">${t(KEY_EVENT_MESSAGES[event.event])}</td>
-              <td data-label="${t('historyWho')}">${actorText(t, event.actor)}</td>
+              <td data-label="${t('historyWho')}">${actorWithChannel(t, event.actor)}</td>
               <td data-label="${t('accColNote')}" class="note">${eventNote(t, event, locale)}</td>
             </tr>`,
         )}

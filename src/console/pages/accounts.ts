@@ -9,6 +9,7 @@ import { formatInstant, formatTimeOfDay } from '../../web/format.js';
 import { errorSummary, textField, zodFormErrors, type FormErrors } from '../../web/form.js';
 import { html, type SafeHtml } from '../../web/html.js';
 import { csrfField } from '../../web/layout.js';
+import { actorWithChannel } from '../actor-text.js';
 import type { ConsoleKit, StaffContext } from '../console-kit.js';
 import { CONSOLE_PREFIX } from '../console-path.js';
 import { registerAccountEditPages } from './accounts-edit.js';
@@ -18,7 +19,6 @@ import { registerAccountUserPages } from './accounts-users.js';
 import {
   accountHref,
   activeBadge,
-  actorText,
   historyTable,
   instantText,
   keyPath,
@@ -265,7 +265,7 @@ function registerAccountReadPages(kit: ConsoleKit): void {
       <p>${t('accKeysCount', { active: keys.filter(counts).length, max: MAX_ACTIVE_KEYS })}</p>
       ${keysTable(ctx, id, keys, (key) => {
         const actor = creators.get(key.id);
-        return actor === undefined ? '—' : actorText(t, actor);
+        return actor === undefined ? '—' : actorWithChannel(t, actor);
       })}
       <h2>${t('accHistory')}</h2>
       <p class="hint">${t('accHistoryHint')}</p>
@@ -307,7 +307,7 @@ function registerAccountReadPages(kit: ConsoleKit): void {
                   <dd>${lastUseText(t, key.previousKeyLastUsedAt, locale)}</dd>`
           }
           <dt>${t('accColCreatedBy')}</dt>
-          <dd>${created === undefined ? '—' : actorText(t, created.actor)}</dd>
+          <dd>${created === undefined ? '—' : actorWithChannel(t, created.actor)}</dd>
         </dl>
         ${
           ctx.can('revokeMerchantKey') && key.state !== 'revoked'

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../../audit/actor.js';
 import type { BackOfficeAction } from '../../audit/back-office-log.js';
 import { backOfficeQueryInput } from '../../audit/back-office-log-view.js';
 import { Problem } from '../../errors/problem.js';
@@ -21,6 +20,7 @@ import type { Locale } from '../../web/i18n.js';
 import { csrfField } from '../../web/layout.js';
 import { shownOnceSecret } from '../../web/shown-once.js';
 import { dataTable } from '../../web/table.js';
+import { actorText, channelText } from '../actor-text.js';
 import { ROLE_ABILITIES, type ConsoleAbility } from '../console-gate.js';
 import type { ConsoleKit, StaffContext } from '../console-kit.js';
 import type { ConsoleMessage } from '../console-messages.js';
@@ -101,29 +101,6 @@ function stateOf(t: T, locale: Locale, user: StaffUser): SafeHtml {
     ? html`<span class="state state-active">${t('staffStateActive')}</span>`
     : html`<span class="state state-paused">${t('staffStateWaiting')}</span>`;
 }
-
-/** Who acted, as the log shows it: a staff user by name; a token by its role. */
-function actorText(t: T, actor: Actor): string {
-  switch (actor.role) {
-    case 'staff':
-    case 'merchant_user':
-      return actor.displayName ?? t('actWho_unnamed');
-    case 'operator':
-      return t('actWho_operator');
-    case 'support':
-      return t('actWho_support');
-    case 'system':
-      return t('actWho_system');
-  }
-}
-
-const CHANNEL_TEXT: Readonly<Record<Actor['channel'], ConsoleMessage>> = {
-  admin_api: 'actChannel_admin_api',
-  cli: 'actChannel_cli',
-  console: 'actChannel_console',
-  panel: 'actChannel_panel',
-  service: 'actChannel_service',
-};
 
 /** The details of an action cut for a table cell: `member: value, …`, at most this many characters. */
 const DETAILS_SHORT = 120;
@@ -535,7 +512,7 @@ export function registerStaffPages(kit: ConsoleKit): void {
             >${actorText(t, action.actor)}</a
           >`
         : actorText(t, action.actor),
-      t(CHANNEL_TEXT[action.actor.channel]),
+      channelText(t, action.actor.channel),
       html`<a href="${CONSOLE_PREFIX}/activity?action=${encodeURIComponent(action.action)}"
         ><code class="action">${action.action}</code></a
       >`,

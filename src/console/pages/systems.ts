@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Actor } from '../../audit/actor.js';
 import type { KeyAuditEvent, KeyEventName } from '../../audit/key-audit-repository.js';
 import { notFound } from '../../errors/refusals.js';
 import { codePointLength, truncateCodePoints } from '../../lib/unicode-text.js';
@@ -27,6 +26,7 @@ import { KEY_EVENT_MESSAGES } from '../../web/key-events.js';
 import type { Locale, Translate } from '../../web/i18n.js';
 import { csrfField } from '../../web/layout.js';
 import { shownOnceSecret } from '../../web/shown-once.js';
+import { actorText, channelText } from '../actor-text.js';
 import type { ConsoleKit, StaffContext } from '../console-kit.js';
 import type { ConsoleMessage } from '../console-messages.js';
 import { CONSOLE_PREFIX } from '../console-path.js';
@@ -94,29 +94,6 @@ const EVENT_TEXTS: Readonly<Record<KeyEventName, ConsoleMessage>> = {
   edited: 'sysEvEdited',
   grace_ended: 'sysEvGraceEnded',
 };
-
-const CHANNEL_TEXTS: Readonly<Record<Actor['channel'], ConsoleMessage>> = {
-  admin_api: 'sysChannelAdminApi',
-  cli: 'sysChannelCli',
-  panel: 'sysChannelPanel',
-  console: 'sysChannelConsole',
-  service: 'sysChannelService',
-};
-
-/** Who acted: a staff or merchant user by name, a token by its role, the service as itself. */
-function actorText(t: T, actor: Actor): string {
-  switch (actor.role) {
-    case 'staff':
-    case 'merchant_user':
-      return actor.displayName ?? t('sysActorUnnamed');
-    case 'operator':
-      return t('sysActorOperatorToken');
-    case 'support':
-      return t('sysActorSupportToken');
-    case 'system':
-      return t('sysActorService');
-  }
-}
 
 /** An instant in UTC-03:00, or the text for none. */
 function instantOr(at: number | null, locale: Locale, none: string): string {
@@ -1171,7 +1148,7 @@ function historyTable(t: T, locale: Locale, events: readonly KeyAuditEvent[]): S
               <td data-label="${t('sysWhen')}">${formatInstant(event.occurredAt, locale)}</td>
               <td data-label="${t('historyWhat')}">${t(EVENT_TEXTS[event.event])}</td>
               <td data-label="${t('historyWho')}">${actorText(t, event.actor)}</td>
-              <td data-label="${t('sysChannel')}">${t(CHANNEL_TEXTS[event.actor.channel])}</td>
+              <td data-label="${t('sysChannel')}">${channelText(t, event.actor.channel)}</td>
               <td data-label="${t('sysDetails')}">${eventDetails(t, locale, event)}</td>
             </tr>`,
         )}
