@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import type { BackOfficeAction } from '../../src/audit/back-office-log.js';
 import { DEMO_ACCOUNT, seedPosDemo } from '../../src/pos/demo.js';
-import { describeEachDialect, testApp, type TestApp } from '../helper.js';
-import { consoleAgent } from './console-agent.js';
+import { describeEachDialect, useTestApp } from '../helper.js';
+import { signedInStaff } from './console-agent.js';
 
 // The merchant pages of the console at the request level (issue 14): support reads accounts and keys,
 // revokes a merchant key with a reason kept in the key audit trail and the back-office log, and reads
@@ -28,37 +28,15 @@ const ndjson = (ids: string[], patch: Record<string, unknown> = {}) =>
   ids.map((id) => JSON.stringify({ ...RECEIPT, id, ...patch })).join('\n');
 
 describeEachDialect('console: merchant accounts', (dialect) => {
-  let t: TestApp;
-  let drop: () => Promise<void>;
-
+  const t = useTestApp(dialect);
   beforeEach(async () => {
-    const opened = await dialect.open();
-    drop = () => opened.drop();
-    t = testApp({ db: opened.db, rateLimits: await dialect.openStore() });
     await seedPosDemo(t.services, { receipts: 20 });
-  });
-  afterEach(async () => {
-    await t.app.close();
-    await drop();
   });
 
   /** A signed-in staff user's agent, and their session cookie for requests the agent cannot send. */
   async function staff(role: 'operator' | 'support') {
-    const email = `${role}@operator.example`;
-    const password = `${role} passphrase for the console`;
-    const name = role === 'operator' ? 'Olga Operadora' : 'Sérgio Suporte';
-    const { link } = await t.services.staffUsers.create({ email, name, role }, SERVICE_ACTOR);
-    const done = await t.services.staffUsers.setPasswordWithLink(
-      new URL(link.url).searchParams.get('token') ?? '',
-      password,
-    );
-    expect(done.ok).toBe(true);
-    const agent = consoleAgent(t);
-    const signedIn = await agent.signIn(email, password);
-    expect(signedIn.statusCode).toBe(303);
-    const session = signedIn.cookies.find((cookie) => cookie.name === 'console_session');
-    if (session === undefined) throw new Error('no session cookie');
-    return { agent, name, cookie: `console_session=${session.value}` };
+    const { agent, user } = await signedInStaff(t, role);
+    return { agent, name: user.name, cookie: agent.cookieHeader() };
   }
 
   /** Sends a file to the receipts upload as the page's script does. */

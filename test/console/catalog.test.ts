@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { SERVICE_ACTOR } from '../../src/audit/actor.js';
+import { beforeEach, expect, it } from 'vitest';
 import { CATALOG_COLLECTIONS } from '../../src/helpdesk/catalog-collections.js';
 import { seedHelpdeskDemo } from '../../src/helpdesk/demo.js';
-import { describeEachDialect, testApp, type TestApp } from '../helper.js';
-import { consoleAgent, type ConsoleAgent, type FormFields } from './console-agent.js';
+import { describeEachDialect, useTestApp } from '../helper.js';
+import { signedInStaff, type ConsoleAgent, type FormFields } from './console-agent.js';
 
 // The console's help-desk catalog and maintenance switch at the request level (issue 14): operator
 // only (support gets 403 on every page and on forged posts, and nothing changes), the document's limits
@@ -11,34 +10,13 @@ import { consoleAgent, type ConsoleAgent, type FormFields } from './console-agen
 // change in the back-office log under the admin API's operation id with the staff user.
 
 describeEachDialect('console: the help-desk catalog and the maintenance switch', (dialect) => {
-  let t: TestApp;
-  let drop: () => Promise<void>;
-
+  const t = useTestApp(dialect);
   beforeEach(async () => {
-    const opened = await dialect.open();
-    drop = () => opened.drop();
-    t = testApp({ db: opened.db, rateLimits: await dialect.openStore() });
     await seedHelpdeskDemo(t.services);
-  });
-  afterEach(async () => {
-    await t.app.close();
-    await drop();
   });
 
   async function staff(role: 'operator' | 'support'): Promise<ConsoleAgent & { id: string }> {
-    const email = `${role}@operator.example`;
-    const password = `${role} passphrase for the console`;
-    const { user, link } = await t.services.staffUsers.create(
-      { email, name: `The ${role}`, role },
-      SERVICE_ACTOR,
-    );
-    const done = await t.services.staffUsers.setPasswordWithLink(
-      new URL(link.url).searchParams.get('token') ?? '',
-      password,
-    );
-    expect(done.ok).toBe(true);
-    const agent = consoleAgent(t);
-    expect((await agent.signIn(email, password)).statusCode).toBe(303);
+    const { user, agent } = await signedInStaff(t, role, { name: `The ${role}` });
     // The tests read English texts; the language is a cookie, as the switch sets it.
     await agent.post('/console/language', { lang: 'en', back: '/console/find' }, '/console/find');
     return Object.assign(agent, { id: user.id });

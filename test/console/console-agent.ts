@@ -1,4 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { SERVICE_ACTOR } from '../../src/audit/actor.js';
+import type { StaffRole } from '../../src/staff/staff-user-input.js';
+import type { StaffUser } from '../../src/staff/staff-user-service.js';
 import type { TestApp } from '../helper.js';
 
 // A staff user's browser without the browser, for the console's request-level tests: it keeps the
@@ -18,6 +21,8 @@ export interface ConsoleAgent {
   postWithToken(path: string, fields: FormFields, token: string): Promise<LightMyRequestResponse>;
   /** The CSRF token of a page the user may open (to forge a post to another with a valid token). */
   csrfOf(path: string): Promise<string>;
+  /** The Cookie header the agent sends (for a request it cannot make itself, an upload). */
+  cookieHeader(): string;
 }
 
 function encode(fields: FormFields): string {
@@ -65,8 +70,40 @@ export function consoleAgent(t: Pick<TestApp, 'app'>): ConsoleAgent & {
     get,
     postWithToken,
     csrfOf,
+    cookieHeader,
     post: async (path, fields, from = path) => postWithToken(path, fields, await csrfOf(from)),
     signIn: async (email, password) =>
       postWithToken('/console/sign-in', { email, password }, await csrfOf('/console/sign-in')),
   };
+}
+
+/** A staff user whose password is set through the one-time link, as its page sets it. */
+export async function staffWithPassword(
+  t: Pick<TestApp, 'services'>,
+  role: StaffRole,
+  options: { name?: string; email?: string; password?: string } = {},
+): Promise<{ user: StaffUser; email: string; name: string; password: string }> {
+  const email = options.email ?? `${role}@operator.example`;
+  const password = options.password ?? `${role} passphrase for the console`;
+  const name = options.name ?? (role === 'operator' ? 'Olga Operadora' : 'Sérgio Suporte');
+  const { user, link } = await t.services.staffUsers.create({ email, name, role }, SERVICE_ACTOR);
+  const done = await t.services.staffUsers.setPasswordWithLink(
+    new URL(link.url).searchParams.get('token') ?? '',
+    password,
+  );
+  if (!done.ok) throw new Error(`the ${role}'s password was not set: ${done.reason}`);
+  return { user: { ...user, active: true }, email, name, password };
+}
+
+/** A staff user with a password, and their agent signed in. */
+export async function signedInStaff(
+  t: Pick<TestApp, 'app' | 'services'>,
+  role: StaffRole,
+  options: { name?: string; email?: string; password?: string } = {},
+): Promise<{ user: StaffUser; agent: ReturnType<typeof consoleAgent>; email: string; password: string }> {
+  const { user, email, password } = await staffWithPassword(t, role, options);
+  const agent = consoleAgent(t);
+  const signedIn = await agent.signIn(email, password);
+  if (signedIn.statusCode !== 303) throw new Error(`the ${role} could not sign in: ${signedIn.statusCode}`);
+  return { user, agent, email, password };
 }

@@ -2,11 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { seedHelpdeskDemo } from '../../src/helpdesk/demo.js';
 import { seedPosDemo } from '../../src/pos/demo.js';
 import { ManualClock, testApp, type Dialect, type TestApp } from '../helper.js';
 import { launchBrowser, pageProblems, seriousViolations } from '../support/browser.js';
+import { staffWithPassword } from './console-agent.js';
 import { freePort } from '../support/server-process.js';
 
 // The back-office console in a real browser (issue 14, What must show): both listeners of a real app on
@@ -45,17 +45,6 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
-/** Sets a staff user's password through the service, as the one-time link's page does. */
-async function staffUser(t: TestApp, role: 'operator' | 'support', name: string): Promise<HarnessUser> {
-  const email = `${role}@operator.example`;
-  const password = `${role} passphrase for the console`;
-  const { link } = await t.services.staffUsers.create({ email, name, role }, SERVICE_ACTOR);
-  const token = new URL(link.url).searchParams.get('token') ?? '';
-  const set = await t.services.staffUsers.setPasswordWithLink(token, password);
-  if (!set.ok) throw new Error(`could not set the ${role}'s password: ${set.reason}`);
-  return { email, name, password };
-}
-
 /** Starts the app on real ports over the dialect, seeds it, and opens Chromium. */
 export async function startConsoleHarness(
   dialect: Dialect,
@@ -89,8 +78,8 @@ export async function startConsoleHarness(
           name: 'Olga Operadora',
           password: 'operator passphrase for the console',
         }
-      : await staffUser(t, 'operator', 'Olga Operadora');
-  const support = options.firstStart === true ? operator : await staffUser(t, 'support', 'Sérgio Suporte');
+      : await staffWithPassword(t, 'operator');
+  const support = options.firstStart === true ? operator : await staffWithPassword(t, 'support');
   await t.app.public.listen({ port: publicPort, host: '127.0.0.1' });
   await t.app.admin.listen({ port: adminPort, host: '127.0.0.1' });
   await mkdir(shots, { recursive: true });

@@ -1,38 +1,16 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { SERVICE_ACTOR } from '../../src/audit/actor.js';
-import { ADMIN_TOKEN, describeEachDialect, testApp, type TestApp } from '../helper.js';
-import { consoleAgent } from './console-agent.js';
+import { expect, it } from 'vitest';
+import { ADMIN_TOKEN, describeEachDialect, useTestApp } from '../helper.js';
+import { consoleAgent, signedInStaff } from './console-agent.js';
 
 // The console's frame (issue 14): served on the admin listener only, the first operator from ADMIN_TOKEN
 // at first start, sign-in with the panel's sessions, the role gate on pages and forged form posts, and
 // every answer of the APIs beside it unchanged.
 
 describeEachDialect('back-office console: first start, sign-in, the gate', (dialect) => {
-  let t: TestApp;
-  let drop: () => Promise<void>;
-
-  beforeEach(async () => {
-    const opened = await dialect.open();
-    drop = () => opened.drop();
-    t = testApp({ db: opened.db, rateLimits: await dialect.openStore() });
-  });
-  afterEach(async () => {
-    await t.app.close();
-    await drop();
-  });
+  const t = useTestApp(dialect);
 
   async function staff(role: 'operator' | 'support') {
-    const email = `${role}@operator.example`;
-    const password = `${role} passphrase for the console`;
-    const { link } = await t.services.staffUsers.create({ email, name: `The ${role}`, role }, SERVICE_ACTOR);
-    const done = await t.services.staffUsers.setPasswordWithLink(
-      new URL(link.url).searchParams.get('token') ?? '',
-      password,
-    );
-    expect(done.ok).toBe(true);
-    const agent = consoleAgent(t);
-    expect((await agent.signIn(email, password)).statusCode).toBe(303);
-    return agent;
+    return (await signedInStaff(t, role, { name: `The ${role}` })).agent;
   }
 
   it('is on the admin listener only: the public listener has no /console', async () => {

@@ -1,13 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { CONSOLE_MESSAGES } from '../../src/console/console-messages.js';
 import { STAFF_MESSAGES } from '../../src/console/messages/staff.js';
 import type { StaffRole } from '../../src/staff/staff-user-input.js';
 import { lockStaffUsers } from '../../src/staff/staff-user-repository.js';
 import type { StaffUser } from '../../src/staff/staff-user-service.js';
-import { describeEachDialect, testApp, type TestApp } from '../helper.js';
-import { consoleAgent, type ConsoleAgent } from './console-agent.js';
+import { describeEachDialect, useTestApp } from '../helper.js';
+import { consoleAgent, signedInStaff, type ConsoleAgent } from './console-agent.js';
 
 // The console's staff pages and action log (issue 14), the operator's only: support gets 403 on each page
 // and on each forged post, and nothing changes; the new user form is checked by the admin API's schema
@@ -28,28 +28,12 @@ function linkIn(page: string): string {
 }
 
 describeEachDialect('back-office console: staff users and the action log', (dialect) => {
-  let t: TestApp;
-  let drop: () => Promise<void>;
-
-  beforeEach(async () => {
-    const opened = await dialect.open();
-    drop = () => opened.drop();
-    t = testApp({ db: opened.db, rateLimits: await dialect.openStore() });
-  });
-  afterEach(async () => {
-    await t.app.close();
-    await drop();
-  });
+  const t = useTestApp(dialect);
 
   /** A staff user with a password, and their signed-in agent. */
   async function staff(role: StaffRole, name: string): Promise<{ user: StaffUser; agent: ConsoleAgent }> {
     const email = `${name.toLowerCase()}@operator.example`;
-    const { user, link } = await t.services.staffUsers.create({ email, name, role }, SERVICE_ACTOR);
-    const done = await t.services.staffUsers.setPasswordWithLink(linkIn(link.url), PASSWORD);
-    expect(done.ok).toBe(true);
-    const agent = consoleAgent(t);
-    expect((await agent.signIn(email, PASSWORD)).statusCode).toBe(303);
-    return { user: { ...user, active: true }, agent };
+    return signedInStaff(t, role, { name, email, password: PASSWORD });
   }
 
   /** What the pages may change: the users, their links, the log. */

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { seedHelpdeskDemo } from '../../src/helpdesk/demo.js';
 import { hashApiKey } from '../../src/lib/api-key.js';
-import { describeEachDialect, testApp, type TestApp } from '../helper.js';
-import { consoleAgent, csrfIn, type ConsoleAgent, type FormFields } from './console-agent.js';
+import { describeEachDialect, useTestApp } from '../helper.js';
+import { csrfIn, signedInStaff, type ConsoleAgent, type FormFields } from './console-agent.js';
 
 // The partner systems' pages of the console (issue 14) at the request level: support reads systems,
 // keys' states and history, refusals and tickets, and stops a previous key (recorded with the staff user
@@ -15,34 +15,15 @@ const OPTIONS_URL = '/v1/api-external-system/help-desk-ticket-options';
 const TICKET_URL = '/v1/api-external-system/help-desk-ticket';
 
 describeEachDialect('console: partner systems', (dialect) => {
-  let t: TestApp;
-  let drop: () => Promise<void>;
+  const t = useTestApp(dialect);
   let demoKey: string;
 
   beforeEach(async () => {
-    const opened = await dialect.open();
-    drop = () => opened.drop();
-    t = testApp({ db: opened.db, rateLimits: await dialect.openStore() });
     demoKey = await seedHelpdeskDemo(t.services);
-  });
-  afterEach(async () => {
-    await t.app.close();
-    await drop();
   });
 
   async function staff(role: 'operator' | 'support'): Promise<ConsoleAgent> {
-    const email = `${role}@operator.example`;
-    const password = `${role} passphrase for the console`;
-    const name = role === 'support' ? 'Sérgio Suporte' : 'Olga Operadora';
-    const { link } = await t.services.staffUsers.create({ email, name, role }, SERVICE_ACTOR);
-    const done = await t.services.staffUsers.setPasswordWithLink(
-      new URL(link.url).searchParams.get('token') ?? '',
-      password,
-    );
-    expect(done.ok).toBe(true);
-    const agent = consoleAgent(t);
-    expect((await agent.signIn(email, password)).statusCode).toBe(303);
-    return agent;
+    return (await signedInStaff(t, role)).agent;
   }
 
   const options = (key: string) =>
