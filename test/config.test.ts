@@ -90,6 +90,7 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
       MAIL_FROM: 'Gateway <no-reply@example.com>',
       PANEL: 'true',
+      CONSOLE: 'false',
       SESSION_SECRET: 'session-secret-0123456789-0123456789',
     });
     expect(config).toEqual({
@@ -130,6 +131,7 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://mailer:secret@smtp.example.com:465',
       mailFrom: 'Gateway <no-reply@example.com>',
       panel: true,
+      console: false,
       sessionSecret: 'session-secret-0123456789-0123456789',
     });
   });

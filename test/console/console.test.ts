@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ADMIN_TOKEN, describeEachDialect, useTestApp } from '../helper.js';
+import { ADMIN_TOKEN, describeEachDialect, testApp, useTestApp } from '../helper.js';
 import { consoleAgent, signedInStaff } from './console-agent.js';
 
 // The console's frame (issue 14): served on the admin listener only, the first operator from ADMIN_TOKEN
@@ -103,5 +103,17 @@ describeEachDialect('back-office console: first start, sign-in, the gate', (dial
       displayName: 'The operator',
     });
     expect(console[0]?.target).toMatch(/^staff\/users\/[A-Za-z0-9]+$/);
+  });
+
+  it('CONSOLE=false: no console; its paths are the admin API’s, behind the token', async () => {
+    const off = testApp({ db: t.db, config: { CONSOLE: 'false' } });
+    try {
+      const page = await off.app.admin.inject({ method: 'GET', url: '/console/sign-in' });
+      expect(page.statusCode).toBe(401);
+      expect(page.headers['content-type']).toContain('application/problem+json');
+      expect((await off.adminRaw({ method: 'GET', url: '/console/sign-in' })).statusCode).toBe(404);
+    } finally {
+      await off.app.close();
+    }
   });
 });
