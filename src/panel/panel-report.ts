@@ -1,4 +1,5 @@
 import { addMonths, dayAt, formatDay, parseDay, startOfDay, type CalendarDay } from '../lib/calendar.js';
+import { csvDocument, csvFigure } from '../lib/csv-document.js';
 import type { SalesByPaymentMethod } from '../pos/sales-query.js';
 
 // The period of the panel's two financial reports (issue 13; pos-data-api.md: "The panel works in
@@ -56,34 +57,27 @@ export function periodInstants(period: DayPeriod, withEvent: boolean): PeriodChe
   return { ok: true, from, to };
 }
 
-function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\n\r;]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-function csv(rows: (string | number)[][]): string {
-  // A byte-order mark so that spreadsheet programs read the accents as UTF-8.
-  return '\uFEFF' + rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-/** The receipts summary as CSV: the API's codes and exact money text, so a program can read it too. */
+/**
+ * The receipts summary as CSV: the API's codes and exact money text, so a program can read it too; the
+ * texts neutralised for spreadsheets, the figures left numbers (src/lib/csv-document.ts).
+ */
 export function receiptsCsv(figures: SalesByPaymentMethod): string {
-  return csv([
+  return csvDocument([
     ['payment_method', 'label', 'count', 'amount', 'share', 'currency'],
     ...figures.data.map((line) => [
       line.payment_method,
       line.label,
       line.count,
-      line.amount,
-      line.share,
+      csvFigure(line.amount),
+      csvFigure(line.share),
       figures.currency,
     ]),
     [
       'total',
       '',
       figures.total.count,
-      figures.total.amount,
-      figures.data.length === 0 ? '0.000' : '100.000',
+      csvFigure(figures.total.amount),
+      csvFigure(figures.data.length === 0 ? '0.000' : '100.000'),
       figures.currency,
     ],
   ]);
@@ -96,17 +90,17 @@ export function brandLines(figures: SalesByPaymentMethod) {
   );
 }
 
-/** The summary by brand as CSV. */
+/** The summary by brand as CSV: a brand is the terminal's free text, so it is neutralised like every text. */
 export function brandsCsv(figures: SalesByPaymentMethod): string {
-  return csv([
+  return csvDocument([
     ['payment_method', 'label', 'brand', 'count', 'amount', 'share', 'currency'],
     ...brandLines(figures).map((line) => [
       line.method,
       line.label,
       line.brand ?? '',
       line.count,
-      line.amount,
-      line.share,
+      csvFigure(line.amount),
+      csvFigure(line.share),
       figures.currency,
     ]),
   ]);
