@@ -139,6 +139,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
     publicBaseUrl: config.publicBaseUrl,
     clock,
     notFound: answerNotFound,
+    env: config.env,
   });
   // The merchant panel (issue 13): its own scope under /panel, with its sessions, forms and pages; none
   // of the APIs' gates apply there, and nothing of it under the APIs' prefixes.

@@ -15,6 +15,7 @@ import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';
 import { createMetrics } from './metrics.js';
 import { createLogger } from './observability/logger.js';
+import { httpsOnlyStartWarning } from './web/https-only.js';
 import { StartFailure, databaseFailure, listenFailure, redisUnreachable } from './start-failure.js';
 
 // The service's entry: reads the configuration, migrates, seeds the demo on a first start, listens on the
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
     config = Object.freeze({ ...config, adminToken: randomBytes(24).toString('base64url') });
 
   const log = createLogger(config);
+  const httpsWarning = httpsOnlyStartWarning(config);
+  if (httpsWarning !== null) log.warn(httpsWarning);
   // Created before the database, so that it reports its failures and pool waits into them.
   const metrics = createMetrics();
   const databaseOptions = {

@@ -56,6 +56,9 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     genReqId: () => randomUUID(),
     // One line per request, written when it is answered (request-observer.ts), not Fastify's two.
     logController: new OneLinePerRequest(),
+    // As the public listener: behind the TLS proxies named in TRUST_PROXY, the client's address and the
+    // protocol (the console's Secure cookies need HTTPS) come from their X-Forwarded-* headers.
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     rewriteUrl: (request) => originForm(request.url ?? '/'),
     // A closing listener answers its own problem+json 503 (guardClosing), not Fastify's.
     return503OnClosing: false,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
 import { noteRequest } from '../observability/request-facts.js';
@@ -10,6 +11,7 @@ import type { PosLimits } from '../pos/pos-limits.js';
 import { docsAssets, type DocsAsset } from './docs-assets.js';
 import { API_PAGES, DOCS_CSP, indexPage, referencePage } from './docs-pages.js';
 import { helpDeskGuide, posGuide } from './getting-started.js';
+import { addStrictTransportSecurity } from '../web/https-only.js';
 
 // The documentation of both public APIs, outside both prefixes, under /docs (DECISIONS, POS data API):
 // an index, one page per API (a getting started, then the document rendered), the two OpenAPI documents
@@ -30,6 +32,8 @@ export interface DocsDeps {
   clock: Clock;
   /** Answers a path under the prefix that is no page (the listener's own not-found answer). */
   notFound(request: FastifyRequest, reply: FastifyReply): unknown;
+  /** `production` (config NODE_ENV): the answers over HTTPS carry Strict-Transport-Security. */
+  env: Config['env'];
 }
 
 /** The documents by base URL: generated once per process, on first request. */
@@ -49,6 +53,7 @@ function documentOf(name: 'help-desk' | 'pos', baseUrl: string): Json {
 export function registerDocs(app: FastifyInstance, deps: DocsDeps): void {
   void app.register(
     (docs, _options, done) => {
+      addStrictTransportSecurity(docs, deps);
       docs.addHook('onRequest', async (request, reply) => {
         const decision = await deps.limits.checkDocumentationPage(request.ip);
         if (decision.ok) return;

@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { Problem } from '../errors/problem.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { html, type SafeHtml } from './html.js';
+import { requireHttpsInProduction } from './https-only.js';
 import type { LinkOutcome } from './one-time-link.js';
 import {
   isLocale,
@@ -167,6 +168,7 @@ export function registerFace<U extends FaceUser, K extends string>(
         store: sessions,
         idleMs: spec.idleMs,
       });
+      requireHttpsInProduction(scope, config, spec.name);
       const csrf = requireCsrf(scope);
 
       const context = async (request: FastifyRequest, reply: FastifyReply): Promise<Ctx> => {

@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { html } from './html.js';
+import { requestLocale, translator, type Catalogue } from './i18n.js';
+
+// The web faces in production are served over HTTPS only (docs/production.md). Their session cookies are
+// Secure, and a Secure cookie is neither set nor sent over plain HTTP: a face reached that way would show
+// its sign-in page and then refuse every form as expired. So a face's page that arrives over plain HTTP
+// (as seen by this process: TLS of its own, or a proxy named in TRUST_PROXY that says
+// `X-Forwarded-Proto: https`) is answered with a page saying so and what the operator must set.
+// A face's answers that arrived over HTTPS carry Strict-Transport-Security, so that the browser never
+// tries plain HTTP again; the APIs' answers are left as they are.
+
+/** What the faces' answers over HTTPS carry in production: a year, this host and its subdomains. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
+/** The status of a face's page asked for over plain HTTP in production. */
+export const HTTPS_ONLY_STATUS = 403;
+
+const messages: Catalogue<'title' | 'text' | 'operator'> = {
+  'pt-BR': {
+    title: 'Esta página só é servida por HTTPS',
+    text: 'Abra este endereço com https://. Por HTTP simples o navegador não guardaria a sessão, e não seria possível entrar.',
+    operator:
+      'Para quem opera o serviço: ponha-o atrás de um proxy TLS que envie X-Forwarded-Proto: https e nomeie o endereço desse proxy em TRUST_PROXY.',
+  },
+  en: {
+    title: 'This page is served over HTTPS only',
+    text: 'Open this address with https://. Over plain HTTP the browser would not keep the session, and signing in would not work.',
+    operator:
+      'For whoever runs the service: put it behind a TLS proxy that sends X-Forwarded-Proto: https, and name that proxy’s address in TRUST_PROXY.',
+  },
+};
+
+/** Whether the request arrived over HTTPS, as far as this process may believe (TLS or a trusted proxy). */
+export function arrivedOverHttps(request: FastifyRequest): boolean {
+  return request.protocol === 'https';
+}
+
+// One warning a process, the first time; every refusal is also an info line of its request.
+let warned = false;
+
+/**
+ * In production, answers a face's request that arrived over plain HTTP with the HTTPS-only page, and adds
+ * Strict-Transport-Security to the answers of those that arrived over HTTPS. Register it on the face's
+ * scope after its cookie plugin (the page is in the language the reader chose).
+ */
+export function requireHttpsInProduction(
+  scope: FastifyInstance,
+  config: Pick<Config, 'env' | 'trustProxy'>,
+  face: string,
+): void {
+  if (config.env !== 'production') return;
+  scope.addHook('onRequest', async (request, reply) => {
+    if (arrivedOverHttps(request)) return;
+    const why = {
+      face,
+      trustProxy: config.trustProxy.length > 0 ? config.trustProxy.join(',') : null,
+      forwardedProto: request.headers['x-forwarded-proto'] ?? null,
+    };
+    request.log.info(why, `${face}: page asked for over plain HTTP, answered the HTTPS-only page`);
+    if (!warned) {
+      warned = true;
+      request.log.warn(
+        why,
+        `${face}: a page was asked for over plain HTTP; the faces are served over HTTPS only in production: put a TLS proxy in front that sends X-Forwarded-Proto: https and name it in TRUST_PROXY (docs/production.md)`,
+      );
+    }
+    const locale = requestLocale(request);
+    const t = translator(messages, locale);
+    await reply
+      .code(HTTPS_ONLY_STATUS)
+      .type('text/html; charset=utf-8')
+      .send(
+        html`<!doctype html>
+          <html lang="${locale}">
+            <head>
+              <meta charset="utf-8" />
+              <meta name="viewport" content="width=device-width, initial-scale=1" />
+              <title>${t('title')}</title>
+            </head>
+            <body>
+              <main>
+                <h1>${t('title')}</h1>
+                <p>${t('text')}</p>
+                <p>${t('operator')}</p>
+              </main>
+            </body>
+          </html>`.text,
+      );
+  });
+  addStrictTransportSecurity(scope, config);
+}
+
+/** In production, Strict-Transport-Security on the scope's answers that arrived over HTTPS. */
+export function addStrictTransportSecurity(scope: FastifyInstance, config: Pick<Config, 'env'>): void {
+  if (config.env !== 'production') return;
+  scope.addHook('onSend', (request, reply, payload, done) => {
+    if (arrivedOverHttps(request)) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
+    done(null, payload);
+  });
+}
+
+/**
+ * The start-up warning of a production process whose faces cannot be used: no TLS proxy is trusted, so
+ * every face page would answer the HTTPS-only page. Null when there is nothing to say.
+ */
+export function httpsOnlyStartWarning(
+  config: Pick<Config, 'env' | 'trustProxy' | 'panel' | 'console' | 'adminToken'>,
+): string | null {
+  if (config.env !== 'production' || config.trustProxy.length > 0) return null;
+  const faces = [
+    ...(config.panel ? ['the merchant panel (/panel/)'] : []),
+    ...(config.console && config.adminToken !== null ? ['the back-office console (/console/)'] : []),
+  ];
+  if (faces.length === 0) return null;
+  return `TRUST_PROXY is not set: ${faces.join(' and ')} ${faces.length > 1 ? 'are' : 'is'} served over HTTPS only in production, and without a trusted TLS proxy sending X-Forwarded-Proto: https every page answers that it needs HTTPS; see docs/production.md`;
+}
