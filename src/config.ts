@@ -92,6 +92,20 @@ export interface Config {
   readonly console: boolean;
   /** Signs the web faces' session cookies (32 characters at least; every process of a fleet the same). */
   readonly sessionSecret: string;
+  readonly retention: RetentionConfig;
+}
+
+/**
+ * How long the operational tables that grow with traffic keep their rows (docs/data.md, Retention); every
+ * process sweeps them. The audit trails, tickets and receipts are never swept.
+ */
+export interface RetentionConfig {
+  /** How long a web session's row outlives its expiry (ms); the session is refused from its expiry on. */
+  readonly sessionGraceMs: number;
+  /** How long the per-minute request counts are kept (ms); the dashboard reads the last hour. */
+  readonly trafficMs: number;
+  /** How long an e-mail of the outbox is kept once delivered (ms); undelivered ones are never swept. */
+  readonly outboxMs: number;
 }
 
 /** One variable the service cannot start with, and what to do about it. */
@@ -207,7 +221,13 @@ const schema = z.object({
   PANEL: z.enum(['true', 'false']).default('true'),
   CONSOLE: z.enum(['true', 'false']).default('true'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  RETENTION_SESSION_GRACE_HOURS: integer(0, 8760).default(1),
+  RETENTION_TRAFFIC_DAYS: integer(1, 3650).default(2),
+  RETENTION_OUTBOX_DAYS: integer(1, 3650).default(30),
 });
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
   if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
@@ -391,6 +411,11 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     panel: e.PANEL === 'true',
     console: e.CONSOLE === 'true',
     sessionSecret,
+    retention: Object.freeze({
+      sessionGraceMs: e.RETENTION_SESSION_GRACE_HOURS * HOUR_MS,
+      trafficMs: e.RETENTION_TRAFFIC_DAYS * DAY_MS,
+      outboxMs: e.RETENTION_OUTBOX_DAYS * DAY_MS,
+    }),
   };
   return Object.freeze(config);
 }

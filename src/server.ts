@@ -105,6 +105,8 @@ async function main(): Promise<void> {
   services.keyAuditJobs.start(log);
   // The per-minute request counts of the console's dashboard, added to the fleet's every 15 s.
   services.traffic.start(log);
+  // Expired sessions, old request counts and delivered e-mail go after their retention (docs/data.md).
+  services.retention.start(log);
   if (config.adminToken === null) {
     log.warn('ADMIN_TOKEN is not set: the admin listener is not started (production)');
   } else {
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
       await services.keyAuditJobs.stop();
       // The request counts still in memory too.
       await services.traffic.stop();
+      await services.retention.stop();
       await rateLimits.close();
       await Promise.all([db.destroy(), readDb?.destroy()]);
     },

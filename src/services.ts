@@ -39,6 +39,7 @@ import { createHealthProbe, type HealthProbe } from './observability/health-prob
 import { createRefusalLog, type RefusalLog } from './observability/refusal-log.js';
 import { createTraffic, type Traffic } from './observability/traffic.js';
 import { createReadiness, type Readiness } from './readiness.js';
+import { createRetentionSweeper, type RetentionSweeper } from './retention/retention-sweeper.js';
 import { createStaffUserService, type StaffUserService } from './staff/staff-user-service.js';
 
 // The one service layer of the process: every domain service built once, over one database, clock and
@@ -133,6 +134,11 @@ export interface Services {
   readonly traffic: Traffic;
   /** The database's and Redis's health with their latency, for the console's dashboard. */
   readonly health: HealthProbe;
+  /**
+   * Deletes the operational rows past their retention (expired sessions, old request counts, delivered
+   * e-mail; docs/data.md, Retention); the entry point starts and stops it.
+   */
+  readonly retention: RetentionSweeper;
 }
 
 /** Builds the services once; the caller owns the databases (and closes them). */
@@ -222,7 +228,8 @@ export function createServices(deps: ServiceDeps): Services {
       tickMs: KEY_USE_INTERVAL_MS / 4,
       sweepMs: KEY_USE_INTERVAL_MS,
     }),
-    traffic: createTraffic({ db, clock }),
+    traffic: createTraffic({ db, clock, retentionMs: config.retention.trafficMs }),
     health: createHealthProbe({ db, rateLimits, lifecycle, config }),
+    retention: createRetentionSweeper({ db, clock, retention: config.retention }),
   };
 }

@@ -92,6 +92,9 @@ describe('loadConfig', () => {
       PANEL: 'true',
       CONSOLE: 'false',
       SESSION_SECRET: 'session-secret-0123456789-0123456789',
+      RETENTION_SESSION_GRACE_HOURS: '2',
+      RETENTION_TRAFFIC_DAYS: '3',
+      RETENTION_OUTBOX_DAYS: '60',
     });
     expect(config).toEqual({
       env: 'production',
@@ -133,6 +136,7 @@ describe('loadConfig', () => {
       panel: true,
       console: false,
       sessionSecret: 'session-secret-0123456789-0123456789',
+      retention: { sessionGraceMs: 2 * 3_600_000, trafficMs: 3 * 86_400_000, outboxMs: 60 * 86_400_000 },
     });
   });
 
@@ -223,6 +227,11 @@ describe('loadConfig', () => {
     ['MAX_CONNECTIONS_PER_IP', '0'],
     ['UPLOAD_IDLE_TIMEOUT_MS', '50'],
     ['UPLOAD_TIMEOUT_MS', 'forever'],
+    ['RETENTION_SESSION_GRACE_HOURS', '-1'],
+    ['RETENTION_TRAFFIC_DAYS', '0'],
+    ['RETENTION_TRAFFIC_DAYS', '2d'],
+    ['RETENTION_OUTBOX_DAYS', '0'],
+    ['RETENTION_OUTBOX_DAYS', '3651'],
   ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');
@@ -354,6 +363,24 @@ describe('loadConfig', () => {
     // The head is part of the request: its limit may not be the longer one.
     expect(configError({ HTTP_HEADERS_TIMEOUT_MS: '40000' }).message).toMatch(/^HTTP_HEADERS_TIMEOUT_MS:/);
     expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '30000' }).http.headersTimeoutMs).toBe(30_000);
+  });
+
+  it('retention: sessions an hour past their expiry, request counts 2 days, delivered e-mail 30 days; each its own variable (docs/data.md, Retention)', () => {
+    const hour = 3_600_000;
+    const day = 24 * hour;
+    expect(loadConfig({}).retention).toEqual({
+      sessionGraceMs: hour,
+      trafficMs: 2 * day,
+      outboxMs: 30 * day,
+    });
+    expect(Object.isFrozen(loadConfig({}).retention)).toBe(true);
+    expect(
+      loadConfig({
+        RETENTION_SESSION_GRACE_HOURS: '0',
+        RETENTION_TRAFFIC_DAYS: '7',
+        RETENTION_OUTBOX_DAYS: '90',
+      }).retention,
+    ).toEqual({ sessionGraceMs: 0, trafficMs: 7 * day, outboxMs: 90 * day });
   });
 
   it('ADMIN_TOKEN of 16 characters or more is accepted', () => {

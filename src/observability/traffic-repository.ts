@@ -3,7 +3,8 @@ import type { Db } from '../db/database.js';
 
 // The storage of the per-minute request counts (migration 0009-traffic): increments added to the stored
 // counts in one statement per chunk, so that the processes of a fleet, each adding what it answered, sum
-// up on the same rows; the rows of a period read back; the old rows deleted.
+// up on the same rows; the rows of a period read back (the old rows go by the retention sweep,
+// src/retention/).
 
 /** One stored count: the requests of one minute, API and outcome. */
 export interface TrafficCount {
@@ -58,10 +59,4 @@ export async function readTrafficCounts(db: Db, from: number, to: number): Promi
     .where('minute', '>=', from)
     .where('minute', '<', to)
     .execute();
-}
-
-/** Deletes the counts of the minutes before `before`; returns how many rows went. */
-export async function pruneTrafficCounts(db: Db, before: number): Promise<number> {
-  const result = await db.deleteFrom('traffic_minutes').where('minute', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
 }

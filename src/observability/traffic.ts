@@ -1,12 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { API_NAMES, type ApiName } from './request-facts.js';
-import {
-  addTrafficCounts,
-  pruneTrafficCounts,
-  readTrafficCounts,
-  type TrafficCount,
-} from './traffic-repository.js';
+import { addTrafficCounts, readTrafficCounts, type TrafficCount } from './traffic-repository.js';
 
 // The service's own counts of answered requests, per minute, API and outcome, for the back-office
 // console's dashboard (issue 14: "requests and refusals by API over the last hour, from the service's own
@@ -14,8 +9,8 @@ import {
 // process, while the page wants the fleet's last hour. So each process counts in memory (one array slot
 // incremented per answered request: nothing awaited, nothing allocated) and adds what it counted to the
 // shared table every 15 seconds and at shutdown (`count = count + excluded.count`): the fleet's processes
-// sum up on the same rows. A flush that fails keeps its counts for the next one; rows older than two days
-// are pruned now and then by any process.
+// sum up on the same rows. A flush that fails keeps its counts for the next one; rows older than their
+// retention (RETENTION_TRAFFIC_DAYS, 2 days) are deleted by the retention sweep (src/retention/).
 
 /** How an answered request ended: `answered` (status below 400), `refused` (4xx), `failed` (5xx). */
 export type TrafficOutcome = 'answered' | 'refused' | 'failed';
@@ -29,11 +24,8 @@ export const MINUTE_MS = 60_000;
 /** How often a process adds its counts to the table: the dashboard is at most this far behind. */
 export const TRAFFIC_FLUSH_MS = 15_000;
 
-/** How long the table keeps a minute (48 hours). */
+/** How long the table keeps a minute by default (48 hours, `RETENTION_TRAFFIC_DAYS`). */
 export const TRAFFIC_RETENTION_MS = 48 * 3_600_000;
-
-/** How often a process prunes the minutes past the retention. */
-export const TRAFFIC_PRUNE_MS = 3_600_000;
 
 /** The minutes of `lastHour`. */
 const HOUR_MINUTES = 60;
@@ -138,15 +130,12 @@ export function createTraffic(deps: {
   clock: Clock;
   /** Default 15 s. */
   flushMs?: number;
-  /** Default 48 h. */
+  /** How long the table keeps a minute: counts older than it are not written. Default 48 h. */
   retentionMs?: number;
-  /** Default 1 h. */
-  pruneMs?: number;
 }) {
   const { db, clock } = deps;
   const flushMs = deps.flushMs ?? TRAFFIC_FLUSH_MS;
   const retentionMs = deps.retentionMs ?? TRAFFIC_RETENTION_MS;
-  const pruneMs = deps.pruneMs ?? TRAFFIC_PRUNE_MS;
 
   /** The minutes counted and not written yet. */
   let pending = new Map<number, MinuteCounts>();
@@ -156,7 +145,6 @@ export function createTraffic(deps: {
   let current: MinuteCounts | undefined;
   let flushedAt: number | null = null;
   let running: Promise<unknown> = Promise.resolve();
-  let lastPrune = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | undefined;
   let busy: Promise<void> | undefined;
   let log: TrafficLog | undefined;
@@ -189,7 +177,7 @@ export function createTraffic(deps: {
     pending = new Map();
     currentMinute = Number.NaN;
     current = undefined;
-    // A minute past the retention would be pruned at once: after a long outage it is not written at all.
+    // A minute past the retention would be swept at once: after a long outage it is not written at all.
     for (const minute of taken.keys()) if (minute < at - retentionMs) taken.delete(minute);
     const { rows, requests } = incrementsOf(taken);
     try {
@@ -204,15 +192,10 @@ export function createTraffic(deps: {
     return { rows: rows.length, requests };
   }
 
-  /** One round of the timer: the flush, and the pruning once its interval has passed. */
+  /** One round of the timer: the flush. */
   async function tick(): Promise<void> {
     try {
       await traffic.flush();
-      const now = clock.now();
-      if (now - lastPrune >= pruneMs) {
-        lastPrune = now;
-        await traffic.prune();
-      }
       if (failing) log?.info({}, 'request counts written again');
       failing = false;
     } catch (error) {
@@ -247,10 +230,6 @@ export function createTraffic(deps: {
       const next = running.then(flushNow);
       running = next.catch(() => undefined);
       return next;
-    },
-    /** Deletes the minutes past the retention; returns how many rows went. */
-    prune(): Promise<number> {
-      return pruneTrafficCounts(db, clock.now() - retentionMs);
     },
     /** Requests counted by this process and not written yet. */
     unwritten(): number {

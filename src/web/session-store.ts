@@ -103,8 +103,6 @@ export function createDbSessionStore(deps: { db: Db; clock: Clock; face: string 
     },
     async endUserSessions(userId, exceptSessionId) {
       await deleteUserSessions(db, face, userId, exceptSessionId);
-      // Expired sessions of every user go at the same time: no sweeper is needed.
-      await db.deleteFrom('web_sessions').where('expires_at', '<=', clock.now()).execute();
     },
   };
 }

@@ -19,7 +19,8 @@ import { publicRequest } from '../request.js';
 // The per-minute request counts of the console's dashboard (issue 14: "requests and refusals by API over
 // the last hour, from the service's own counters"): counted in memory by every answered request of both
 // listeners, added to the fleet's rows by a flush every 15 s and at shutdown, kept when a flush fails,
-// read back as the last 60 minutes by API and outcome, pruned after 48 hours.
+// read back as the last 60 minutes by API and outcome; not written once past their retention (the
+// retention sweep deletes the old rows: test/retention/).
 
 const NOON = Date.UTC(2026, 10, 20, 12, 0, 0);
 const zero = { answered: 0, refused: 0, failed: 0 };
@@ -192,20 +193,6 @@ describeEachDialect('traffic by minute', (dialect) => {
     ]);
   });
 
-  it('pruning deletes the minutes older than 48 hours and keeps the rest', async () => {
-    await publicRequest(t, { url: '/docs' }); // 12:00
-    t.clock.advance(MINUTE_MS);
-    await publicRequest(t, { url: '/docs' }); // 12:01
-    await t.services.traffic.flush();
-    t.clock.set(NOON + TRAFFIC_RETENTION_MS);
-    expect(await t.services.traffic.prune()).toBe(0);
-    t.clock.advance(1);
-    expect(await t.services.traffic.prune()).toBe(1);
-    expect(await readTrafficCounts(t.db, 0, Number.MAX_SAFE_INTEGER)).toEqual([
-      { minute: NOON + MINUTE_MS, api: 'docs', outcome: 'answered', count: 1 },
-    ]);
-  });
-
   it('labels another version of the fleet wrote: an unknown API counts under other, an unknown outcome not at all', async () => {
     await t.db
       .insertInto('traffic_minutes')
@@ -278,23 +265,5 @@ describeEachDialect('traffic by minute', (dialect) => {
       await traffic.stop();
     }
     expect(apiOf(await traffic.lastHour(), 'pos').totals).toEqual({ answered: 1, refused: 1, failed: 1 });
-  });
-
-  it('the periodic flush prunes now and then: the old minutes go without anyone asking', async () => {
-    const traffic = createTraffic({ db: t.db, clock: t.clock, flushMs: 10, pruneMs: 3_600_000 });
-    traffic.record('docs', 200);
-    await traffic.flush();
-    t.clock.advance(TRAFFIC_RETENTION_MS + 1);
-    traffic.record('docs', 200);
-    traffic.start();
-    try {
-      await vi.waitFor(async () => {
-        expect(await readTrafficCounts(t.db, 0, Number.MAX_SAFE_INTEGER)).toEqual([
-          { minute: NOON + TRAFFIC_RETENTION_MS, api: 'docs', outcome: 'answered', count: 1 },
-        ]);
-      });
-    } finally {
-      await traffic.stop();
-    }
   });
 });
