@@ -221,7 +221,7 @@ const schema = z.object({
   PANEL: z.enum(['true', 'false']).default('true'),
   CONSOLE: z.enum(['true', 'false']).default('true'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  RETENTION_SESSION_GRACE_HOURS: integer(0, 8760).default(1),
+  RETENTION_SESSION_HOURS: integer(0, 8760).default(1),
   RETENTION_TRAFFIC_DAYS: integer(1, 3650).default(2),
   RETENTION_OUTBOX_DAYS: integer(1, 3650).default(30),
 });
@@ -412,7 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     console: e.CONSOLE === 'true',
     sessionSecret,
     retention: Object.freeze({
-      sessionGraceMs: e.RETENTION_SESSION_GRACE_HOURS * HOUR_MS,
+      sessionGraceMs: e.RETENTION_SESSION_HOURS * HOUR_MS,
       trafficMs: e.RETENTION_TRAFFIC_DAYS * DAY_MS,
       outboxMs: e.RETENTION_OUTBOX_DAYS * DAY_MS,
     }),

@@ -92,7 +92,7 @@ describe('loadConfig', () => {
       PANEL: 'true',
       CONSOLE: 'false',
       SESSION_SECRET: 'session-secret-0123456789-0123456789',
-      RETENTION_SESSION_GRACE_HOURS: '2',
+      RETENTION_SESSION_HOURS: '2',
       RETENTION_TRAFFIC_DAYS: '3',
       RETENTION_OUTBOX_DAYS: '60',
     });
@@ -227,7 +227,7 @@ describe('loadConfig', () => {
     ['MAX_CONNECTIONS_PER_IP', '0'],
     ['UPLOAD_IDLE_TIMEOUT_MS', '50'],
     ['UPLOAD_TIMEOUT_MS', 'forever'],
-    ['RETENTION_SESSION_GRACE_HOURS', '-1'],
+    ['RETENTION_SESSION_HOURS', '-1'],
     ['RETENTION_TRAFFIC_DAYS', '0'],
     ['RETENTION_TRAFFIC_DAYS', '2d'],
     ['RETENTION_OUTBOX_DAYS', '0'],
@@ -376,7 +376,7 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(loadConfig({}).retention)).toBe(true);
     expect(
       loadConfig({
-        RETENTION_SESSION_GRACE_HOURS: '0',
+        RETENTION_SESSION_HOURS: '0',
         RETENTION_TRAFFIC_DAYS: '7',
         RETENTION_OUTBOX_DAYS: '90',
       }).retention,

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { ConfigError, loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { DEMO_SYSTEM, helpdeskIsEmpty, seedHelpdeskDemo } from '../helpdesk/demo.js';
@@ -10,22 +8,11 @@ import { createMemoryRateLimitStore } from '../rate-limit/memory-store.js';
 import { createServices } from '../services.js';
 import { CliError, EXIT } from './cli-error.js';
 import { action, positiveNumber } from './context.js';
+import { readConfig } from './read-config.js';
 
 // The commands that run on this machine, on the database of DATABASE_URL: serve, migrate and demo.
 // They read the same configuration as the server (the environment, and a `.env` file in the working
 // directory).
-
-/** The configuration of the environment; a bad one is a usage error naming the variables. */
-function readConfig(env: NodeJS.ProcessEnv): Config {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  try {
-    return loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError)
-      throw new CliError(`Invalid configuration: ${error.message}`, EXIT.usage);
-    throw error;
-  }
-}
 
 function serveCommand(): Command {
   return new Command('serve')

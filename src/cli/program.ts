@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { auditCommand } from './audit-commands.js';
+import { backupCommands } from './backup-commands.js';
 import { CliError, EXIT } from './cli-error.js';
 import { helpdeskCommands } from './helpdesk-commands.js';
 import { importCommand } from './import-receipts.js';
@@ -16,7 +17,7 @@ import { staffCommand } from './staff-commands.js';
 // usage errors exit 2, refusals and failures exit 1.
 
 const HELP = `
-Local commands (serve, migrate, demo) work on the database of DATABASE_URL, with
+Local commands (serve, migrate, demo, backup, restore) work on the database of DATABASE_URL, with
 the same configuration as the server (environment, or a .env file here).
 Every other command calls the admin API of a running deployment: --admin-url
 (or ADMIN_URL; default http://ADMIN_HOST:ADMIN_PORT, 127.0.0.1:8081), with the
@@ -69,6 +70,7 @@ export function buildProgram(): Command {
     .addHelpText('after', HELP);
   for (const command of [
     ...localCommands(),
+    ...backupCommands(),
     ...helpdeskCommands(),
     ...posCommands(),
     importCommand(),
