@@ -160,6 +160,7 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const keyUse = createKeyUse({ db, clock, intervalMs: KEY_USE_INTERVAL_MS });
   const backOfficeLog = createBackOfficeLog({ db, clock });
+  const merchantUsers = createMerchantUserService({ db, clock, panelUrl: `${config.publicBaseUrl}/panel` });
   return {
     config,
     db,
@@ -177,11 +178,7 @@ export function createServices(deps: ServiceDeps): Services {
       clock,
       rotationGraceSeconds: config.posRotationGraceSeconds,
     }),
-    merchantUsers: createMerchantUserService({
-      db,
-      clock,
-      panelUrl: `${config.publicBaseUrl}/panel`,
-    }),
+    merchantUsers,
     staffUsers: createStaffUserService({
       db,
       clock,
@@ -218,6 +215,8 @@ export function createServices(deps: ServiceDeps): Services {
           : createSmtpMailTransport({ url: config.smtpUrl, from: config.mailFrom })),
       log,
       ...(deps.mail?.options === undefined ? {} : { options: deps.mail.options }),
+      // The panel's reset requests become links and e-mails here, off the requests that queued them.
+      prepare: () => merchantUsers.sendRequestedResets(),
     }),
     keyAudit: createKeyAuditService({ db }),
     keyUse,

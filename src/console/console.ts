@@ -30,8 +30,8 @@ import type { FaceContext } from '../web/face.js';
 /** What the console is built from. */
 export interface ConsoleDeps {
   services: Services;
-  /** Sign-in attempts per e-mail and per IP (tests shorten them). */
-  signInLimits?: SignInLimits;
+  /** The identity pages' limits (tests shorten them). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 /** How long a console session lasts without use: a working day's pause, shorter than the panel's. */
@@ -170,7 +170,8 @@ async function sendFirstOperatorPage(
 
 /**
  * The first start: while there is no staff user, whoever holds ADMIN_TOKEN creates the first operator
- * and is signed in. Token attempts count against the sign-in limits, as passwords do.
+ * and is signed in. Token attempts are limited per IP, so that one IP's wrong tokens never block another's
+ * first start, under a ceiling over all IPs, so that a flood from many still ends.
  */
 function registerFirstOperator(scope: FastifyInstance, kit: ConsoleKit): void {
   const { services } = kit;
@@ -185,7 +186,7 @@ function registerFirstOperator(scope: FastifyInstance, kit: ConsoleKit): void {
         kit.flash(request, ctx.t('firstTaken'));
         return kit.redirect(reply, '/sign-in');
       }
-      const admission = await kit.signInLimit.admit('first-operator', request.ip);
+      const admission = await kit.signInLimit.admitFirstOperator(request.ip);
       if (!admission.ok) {
         reply.header('retry-after', String(admission.retryAfterSeconds));
         const minutes = Math.ceil(admission.retryAfterSeconds / 60);

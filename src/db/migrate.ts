@@ -10,6 +10,7 @@ import * as mailOutbox from './migrations/0006-mail-outbox.js';
 import * as webUsers from './migrations/0007-web-users.js';
 import * as staffUsers from './migrations/0008-staff-users.js';
 import * as traffic from './migrations/0009-traffic.js';
+import * as passwordResetRequests from './migrations/0010-password-reset-requests.js';
 
 // Migrations are listed here rather than read from a folder, so that they work the same from the
 // TypeScript sources (tests) and from the compiled build.
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0007-web-users': webUsers,
   '0008-staff-users': staffUsers,
   '0009-traffic': traffic,
+  '0010-password-reset-requests': passwordResetRequests,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

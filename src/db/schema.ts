@@ -284,6 +284,13 @@ export interface MerchantUserLinkTable {
   created_at: number;
 }
 
+/** A password-reset request of the panel waiting for the e-mail sender (any address, a user's or not). */
+export interface PasswordResetRequestTable {
+  seq: Generated<number>;
+  email: string;
+  requested_at: number;
+}
+
 /** A session of a web face (the panel, the console): the session plugin's data as JSON. */
 export interface WebSessionTable {
   id_hash: string;
@@ -366,6 +373,7 @@ export interface Database {
   key_audit_events: KeyAuditEventTable;
   merchant_users: MerchantUserTable;
   merchant_user_links: MerchantUserLinkTable;
+  password_reset_requests: PasswordResetRequestTable;
   web_sessions: WebSessionTable;
   staff_users: StaffUserTable;
   staff_user_links: StaffUserLinkTable;

@@ -63,6 +63,11 @@ export function createMailSender(deps: {
   transport: MailTransport;
   log: MailSenderLog;
   options?: Partial<MailSenderOptions>;
+  /**
+   * Work that writes to the outbox off a request, run at the start of each poll (the panel's queued
+   * password-reset requests); when it fails, the poll still sends what is due.
+   */
+  prepare?: () => Promise<unknown>;
 }) {
   const { db, clock, transport, log } = deps;
   const options: MailSenderOptions = { ...DEFAULT_MAIL_SENDER_OPTIONS, ...deps.options };
@@ -73,6 +78,11 @@ export function createMailSender(deps: {
 
   /** One poll: takes the due messages and tries each once. Returns how many it took. */
   async function sendDue(): Promise<{ taken: number; sent: number; failed: number }> {
+    if (deps.prepare !== undefined) {
+      await deps.prepare().catch((error: unknown) => {
+        log.error({ error: describe(error) }, 'the queued e-mails could not be prepared');
+      });
+    }
     const token = randomUUID();
     const taken = await claimDueMail(db, {
       now: clock.now(),

@@ -41,8 +41,8 @@ export interface PanelDeps {
     | 'config'
     | 'keyAudit'
   >;
-  /** Sign-in attempts per e-mail and per IP (tests shorten them). */
-  signInLimits?: SignInLimits;
+  /** The identity pages' limits (tests shorten them). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 type T = Translate<PanelMessage>;
@@ -114,8 +114,9 @@ function registerPasswordReset(panel: FastifyInstance, kit: Kit, services: Panel
     { preHandler: csrf },
     async (request, reply) => {
       const email = text(request.body.email);
-      // Counted like a sign-in attempt: the same limits stop a flood of e-mails to one address.
-      const admission = await signInLimit.admit(email, request.ip);
+      // Counted on the reset's own counters, never as a sign-in attempt: a flood of reset requests must not
+      // lock the owner out. Over the limit the page answers as for any other request, and nothing is sent.
+      const admission = await signInLimit.admitReset(email, request.ip);
       if (admission.ok) await services.merchantUsers.requestPasswordReset(email);
       const t = translator(PANEL_MESSAGES, requestLocale(request));
       kit.flash(request, t('resetSent'));

@@ -35,3 +35,24 @@ export async function setPasswordHash(db: Db, id: string, hash: string, now: num
     .where('id', '=', id)
     .execute();
 }
+
+/** Queues a password-reset request for `email` (a user's address or not). */
+export async function queueResetRequest(db: Db, email: string, now: number): Promise<void> {
+  await db.insertInto('password_reset_requests').values({ email, requested_at: now }).execute();
+}
+
+/** The oldest `limit` queued reset requests. */
+export function oldestResetRequests(db: Db, limit: number): Promise<{ seq: number; email: string }[]> {
+  return db
+    .selectFrom('password_reset_requests')
+    .select(['seq', 'email'])
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes the request `seq` off the queue; false when another sender took it first. */
+export async function takeResetRequest(db: Db, seq: number): Promise<boolean> {
+  const result = await db.deleteFrom('password_reset_requests').where('seq', '=', seq).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -8,6 +8,7 @@ import { displayName } from '../lib/input-text.js';
 import { hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from '../web/password-hash.js';
 import {
   checkLink,
+  endUserLinks,
   issueLink,
   setPasswordThroughLink,
   type LinkOutcome,
@@ -21,7 +22,10 @@ import {
   findUserByEmail,
   insertUser,
   listUsers,
+  oldestResetRequests,
+  queueResetRequest,
   setPasswordHash,
+  takeResetRequest,
   type MerchantUserRecord,
 } from './merchant-user-repository.js';
 
@@ -167,17 +171,39 @@ export function createMerchantUserService(deps: {
       return row !== undefined && hash !== null && matches ? toUser(row) : null;
     },
 
-    /** E-mails a reset link (1 hour) when the address is a user's; says nothing either way. */
+    /**
+     * Queues a reset request for the e-mail sender, which e-mails a reset link (1 hour) when the address
+     * is a user's; says nothing either way. The request takes the same work, one insert, for any address,
+     * so that the time of its answer says nothing about whether the address exists; the lookup, the link
+     * and the e-mail happen off the request (`sendRequestedResets`). Committed before the page answers,
+     * a request is never lost.
+     */
     async requestPasswordReset(email: string): Promise<void> {
       const parsed = emailAddress.safeParse(email);
       if (!parsed.success) return;
-      const row = await findUserByEmail(db, parsed.data);
-      if (row?.disabled_at !== null || row.password_hash === null) return;
-      const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        const link = await newLink(trx, row, 'reset', now);
-        await enqueueMail(trx, passwordResetMail(row, link), now);
-      });
+      await queueResetRequest(db, parsed.data, clock.now());
+    },
+
+    /**
+     * Turns the queued reset requests into links and e-mails (the e-mail sender runs it before each
+     * poll): each request is taken off the queue in the transaction that writes its link and e-mail, so
+     * that in a fleet each is sent once, and one that fails stays queued. Returns how many were taken.
+     */
+    async sendRequestedResets(limit = 50): Promise<number> {
+      let taken = 0;
+      for (const request of await oldestResetRequests(db, limit)) {
+        const now = clock.now();
+        const took = await db.transaction().execute(async (trx) => {
+          if (!(await takeResetRequest(trx, request.seq))) return false;
+          const row = await findUserByEmail(trx, request.email);
+          if (row?.disabled_at !== null || row.password_hash === null) return true;
+          const link = await newLink(trx, row, 'reset', now);
+          await enqueueMail(trx, passwordResetMail(row, link), now);
+          return true;
+        });
+        if (took) taken += 1;
+      }
+      return taken;
     },
 
     /** What a one-time link is worth now (the page that sets the password shows the outcome). */
@@ -196,12 +222,18 @@ export function createMerchantUserService(deps: {
       return outcome.ok ? { ...outcome, user: { ...toUser(outcome.user), active: true } } : outcome;
     },
 
-    /** Changes a signed-in user's password; false when the current one is wrong. */
+    /** Changes a signed-in user's password and ends their links; false when the current one is wrong. */
     async changePassword(userId: string, current: string, next: string): Promise<boolean> {
       const row = await findUser(db, userId);
       if (row === undefined || row.password_hash === null) return false;
       if (!(await verifyPassword(current, row.password_hash))) return false;
-      await setPasswordHash(db, userId, await hashPassword(next), clock.now());
+      const hash = await hashPassword(next);
+      const now = clock.now();
+      // A reset link sent before the change (to someone who had the mailbox, say) ends with it.
+      await db.transaction().execute(async (trx) => {
+        await setPasswordHash(trx, userId, hash, now);
+        await endUserLinks(trx, 'merchant_user_links', userId, now);
+      });
       return true;
     },
 

@@ -9,6 +9,7 @@ import { randomAlphanumeric } from '../lib/identifiers.js';
 import { wireTime } from '../lib/wire-time.js';
 import {
   checkLink,
+  endUserLinks,
   issueLink,
   setPasswordThroughLink,
   type LinkOutcome,
@@ -223,13 +224,22 @@ export function createStaffUserService(deps: {
       return outcome.ok ? { ...outcome, user: { ...toUser(outcome.user), active: true } } : outcome;
     },
 
-    /** Changes a signed-in user's password; false when the current one is wrong (a bad new one: 422). */
+    /**
+     * Changes a signed-in user's password and ends their links; false when the current one is wrong (a
+     * bad new one: 422).
+     */
     async changePassword(id: string, current: string, next: string): Promise<boolean> {
       parsed(newPassword, next, 'password');
       const row = await findRow(id);
       if (row?.disabled_at !== null || row.password_hash === null) return false;
       if (!(await verifyPassword(current, row.password_hash))) return false;
-      await setStaffPasswordHash(db, id, await hashPassword(next), clock.now());
+      const hash = await hashPassword(next);
+      const now = clock.now();
+      // A link handed over before the change ends with it.
+      await db.transaction().execute(async (trx) => {
+        await setStaffPasswordHash(trx, id, hash, now);
+        await endUserLinks(trx, 'staff_user_links', id, now);
+      });
       return true;
     },
 

@@ -114,7 +114,7 @@ export interface FaceSpec<U extends FaceUser, K extends string> {
   catalogue: Catalogue<K | FaceMessage>;
   users: FaceUsers<U>;
   deps: { db: Db; clock: Clock; rateLimits: RateLimitStore; config: Config };
-  signInLimits?: SignInLimits | undefined;
+  signInLimits?: Partial<SignInLimits> | undefined;
   /** How long a session lasts without use. */
   idleMs: number;
   /** Where a signed-in user lands (`/keys`). */
@@ -154,7 +154,8 @@ export function registerFace<U extends FaceUser, K extends string>(
     store: deps.rateLimits,
     clock: deps.clock,
     face: spec.name,
-    ...(spec.signInLimits === undefined ? {} : { limits: spec.signInLimits }),
+    secret: config.sessionSecret,
+    limits: spec.signInLimits,
   });
   const asset = (file: string) => `${prefix}/assets/${file}`;
 
@@ -460,12 +461,13 @@ export function registerFace<U extends FaceUser, K extends string>(
         },
       );
 
-      const changePasswordPage = (ctx: Ctx, error: string | null, currentError: boolean) =>
+      // `formError`: what is wrong with the attempt as a whole (the current password, too many attempts).
+      const changePasswordPage = (ctx: Ctx, error: string | null, formError: string | null) =>
         html` <div class="card narrow">
           <h1>${ctx.t('changePasswordTitle')}</h1>
           <form method="post" action="${prefix}/account/password">
             ${csrfField(ctx.csrf)}
-            ${currentError ? html`<div class="error" role="alert">${ctx.t('currentPasswordWrong')}</div>` : ''}
+            ${formError === null ? '' : html`<div class="error" role="alert">${formError}</div>`}
             <label for="current-password">${ctx.t('currentPassword')}</label>
             <input
               type="password"
@@ -482,7 +484,7 @@ export function registerFace<U extends FaceUser, K extends string>(
       scope.get('/account/password', async (request, reply) => {
         const ctx = await signedIn(request, reply);
         if (ctx === null) return reply;
-        return send(request, reply, ctx, ctx.t('changePasswordTitle'), changePasswordPage(ctx, null, false));
+        return send(request, reply, ctx, ctx.t('changePasswordTitle'), changePasswordPage(ctx, null, null));
       });
 
       scope.post<{ Body: { current?: string; password?: string; confirm?: string } }>(
@@ -495,11 +497,27 @@ export function registerFace<U extends FaceUser, K extends string>(
           const password = formText(request.body.password);
           const problem = passwordProblem(ctx.t, password, formText(request.body.confirm));
           if (problem !== null) {
-            return send(request, reply, ctx, title, changePasswordPage(ctx, problem, false), { status: 422 });
+            return send(request, reply, ctx, title, changePasswordPage(ctx, problem, null), { status: 422 });
+          }
+          // Every attempt counts per user, across sessions and processes: a wrong current password is a
+          // guess at it; the form's own problems above are not.
+          const admission = await signInLimit.admitPasswordChange(ctx.user.id);
+          if (!admission.ok) {
+            reply.header('retry-after', String(admission.retryAfterSeconds));
+            const minutes = Math.ceil(admission.retryAfterSeconds / 60);
+            const limited = changePasswordPage(ctx, null, ctx.t('passwordChangeLimited', { minutes }));
+            return send(request, reply, ctx, title, limited, { status: 429 });
           }
           const current = formText(request.body.current).slice(0, PASSWORD_MAX);
           if (!(await users.changePassword(ctx.user.id, current, password))) {
-            return send(request, reply, ctx, title, changePasswordPage(ctx, null, true), { status: 422 });
+            return send(
+              request,
+              reply,
+              ctx,
+              title,
+              changePasswordPage(ctx, null, ctx.t('currentPasswordWrong')),
+              { status: 422 },
+            );
           }
           await sessions.endUserSessions(ctx.user.id, request.session.sessionId);
           await spec.onSession?.('changePassword', ctx.user, request);

@@ -92,6 +92,19 @@ export async function checkLink<R extends LinkUserRow>(
   return { ok: true, user, purpose: link.purpose === 'reset' ? 'reset' : 'invitation' };
 }
 
+/**
+ * Ends every outstanding link of `userId` (marks it used): called with each password change, so that a
+ * link e-mailed or handed over before it (a reset someone else may hold) is worth nothing after.
+ */
+export async function endUserLinks(db: Db, table: LinkTable, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable(table as 'merchant_user_links')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 /** Marks the link of `token` used; false when it was used meanwhile (two tabs submitting at once). */
 export async function useLink(db: Db, table: LinkTable, token: string, now: number): Promise<boolean> {
   const result = await db
@@ -105,8 +118,8 @@ export async function useLink(db: Db, table: LinkTable, token: string, now: numb
 
 /**
  * Sets a password through a link: checks it, hashes the password (`hash`, outside any transaction: it
- * takes a tenth of a second), then in one transaction uses the link up and stores the hash
- * (`storeHash`), so that a link is used exactly when its password is set.
+ * takes a tenth of a second), then in one transaction uses the link up, stores the hash (`storeHash`) and
+ * ends the user's other links, so that a link is used exactly when its password is set.
  */
 export async function setPasswordThroughLink<R extends LinkUserRow>(
   db: Db,
@@ -125,6 +138,8 @@ export async function setPasswordThroughLink<R extends LinkUserRow>(
   const used = await db.transaction().execute(async (trx) => {
     if (!(await useLink(trx, table, token, now))) return false;
     await steps.storeHash(trx, outcome.user.id, hash);
+    // The user's other links (an older invitation, a reset) end with the password they would have set.
+    await endUserLinks(trx, table, outcome.user.id, now);
     return true;
   });
   return used ? outcome : { ok: false, reason: 'used' };

@@ -71,9 +71,12 @@ describe('merchant panel: invitation and password reset e-mails', () => {
       await t.admin('PUT', '/admin/v1/pos/accounts/acme', { name: 'Acme Bares' });
       await t.services.merchantUsers.ensureWithPassword('acme', 'ana@example.com', 'Ana', 'uma frase longa');
       await t.services.merchantUsers.requestPasswordReset('nobody@example.com');
-      expect(await outbox(t)).toEqual([]);
       await t.services.merchantUsers.requestPasswordReset('ANA@example.com');
-      const [reset] = await outbox(t);
+      // Queued, for either address alike; the e-mail sender's poll turns them into the user's e-mail.
+      expect(await outbox(t)).toEqual([]);
+      expect(await t.services.merchantUsers.sendRequestedResets()).toBe(2);
+      const [reset, ...more] = await outbox(t);
+      expect(more).toEqual([]);
       expect(reset).toMatchObject({ kind: 'panel_password_reset', recipient: 'ana@example.com' });
       const token = LINK.exec(reset!.text_body)![1]!;
 
