@@ -16,10 +16,16 @@ export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A headless Chromium with a profile of its own, and how to close both. */
-export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function launchBrowser(
+  options: {
+    /** Accept a certificate the browser cannot verify (a self-signed one made for the test). */
+    ignoreHTTPSErrors?: boolean;
+  } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = await mkdtemp(join(tmpdir(), 'browser-test-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
+    ignoreHTTPSErrors: options.ignoreHTTPSErrors ?? false,
     headless: true,
     args: [
       '--no-sandbox',

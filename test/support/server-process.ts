@@ -80,7 +80,13 @@ function canConnect(port: number, host: string): Promise<boolean> {
  * otherwise; `LOG_LEVEL` defaults to `info` so that `waitForOutput` has something to read, and
  * `SHUTDOWN_DRAIN_MS` to 0: no balancer watches a test's process, so a stop need not wait for one.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: {
+    /** Run the built service, `node dist/server.js`, as production does (README, Running a fleet). */
+    built?: boolean;
+  } = {},
+): Promise<ServerProcess> {
   const fullEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     LOG_LEVEL: 'info',
@@ -98,7 +104,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     { port: adminPort, host: reachableHost(fullEnv.ADMIN_HOST ?? '127.0.0.1') },
   ];
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const entry = options.built === true ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
