@@ -82,6 +82,11 @@ export interface Config {
   readonly uploadIdleTimeoutMs: number;
   /** A receipts upload whose body takes longer than this is refused (408), nothing stored. */
   readonly uploadTimeoutMs: number;
+  /**
+   * The longest an upload's last step (the one transaction writing its receipts) may take; past it the
+   * transaction is rolled back and the upload refused (503), nothing stored.
+   */
+  readonly uploadWriteTimeoutMs: number;
   /** E-mail to merchants: the SMTP server's URL (may hold a password); null: messages are logged. */
   readonly smtpUrl: string | null;
   /** The From of e-mail to merchants. */
@@ -210,6 +215,7 @@ const schema = z.object({
   MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(256),
   UPLOAD_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
   UPLOAD_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
+  UPLOAD_WRITE_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z
     .string()
@@ -406,6 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     }),
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
     uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
+    uploadWriteTimeoutMs: e.UPLOAD_WRITE_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     panel: e.PANEL === 'true',

@@ -11,6 +11,7 @@ import { DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
+import { UPLOADS_WRITING_AT_ONCE } from './pos/receipt-ingestion.js';
 import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';
 import { createMetrics } from './metrics.js';
@@ -73,10 +74,23 @@ async function main(): Promise<void> {
   const db = await openAndMigrate(config, databaseOptions);
   const readDb =
     config.databaseRead === null ? undefined : openDatabase(config.databaseRead, databaseOptions);
+  // The last step of a receipts upload is one transaction of many statements, bounded by its own limit
+  // (UPLOAD_WRITE_TIMEOUT_MS, set on the server per statement): the limit above, meant for the API's
+  // reads, would cut a year of receipts' merge of sales buckets. A pool of its own, one connection per
+  // upload that may write at once, gives up on a silent server a second after that step's own limit.
+  // SQLite writes through its one writer connection.
+  const uploadDb =
+    config.database.kind === 'postgres'
+      ? openDatabase(config.database, {
+          ...databaseOptions,
+          poolSize: UPLOADS_WRITING_AT_ONCE,
+          queryTimeoutMs: config.uploadWriteTimeoutMs + 1000,
+        })
+      : undefined;
   const rateLimits = await openRateLimitStore(config, log);
   if (config.smtpUrl === null)
     log.info('SMTP_URL is not set: e-mail to merchants is written to this log instead of sent');
-  const services = createServices({ db, readDb, rateLimits, metrics, config, log });
+  const services = createServices({ db, readDb, uploadDb, rateLimits, metrics, config, log });
   const app = buildApp(config, { services, logger: log });
 
   if (demoWanted(config) && (await helpdeskIsEmpty(db))) {
@@ -146,7 +160,7 @@ async function main(): Promise<void> {
       await services.traffic.stop();
       await services.retention.stop();
       await rateLimits.close();
-      await Promise.all([db.destroy(), readDb?.destroy()]);
+      await Promise.all([db.destroy(), readDb?.destroy(), uploadDb?.destroy()]);
     },
     drainMs: config.shutdownDrainMs,
     timeoutMs: config.shutdownTimeoutMs,

@@ -58,6 +58,11 @@ export interface ServiceDeps {
   db: Db;
   /** A read replica for the POS data routes (`DATABASE_READ_URL`); default: the primary. */
   readDb?: Db;
+  /**
+   * The primary again, for the last step of receipts uploads: on PostgreSQL a pool of its own whose
+   * client-side limit is that step's (`UPLOAD_WRITE_TIMEOUT_MS`) rather than the API reads'; default `db`.
+   */
+  uploadDb?: Db;
   /** Where time is read; default: the system clock. */
   clock?: Clock;
   /** Where every limit is counted: Redis for a fleet (`REDIS_URL`); default: in this process. */
@@ -172,7 +177,13 @@ export function createServices(deps: ServiceDeps): Services {
     systems: createSystemService({ db, clock, catalog }),
     maintenance: createMaintenanceSwitch({ db, clock }),
     posData,
-    receipts: createReceiptIngestion({ db, clock, posData }),
+    receipts: createReceiptIngestion({
+      db,
+      ...(deps.uploadDb === undefined ? {} : { writeDb: deps.uploadDb }),
+      writeTimeoutMs: config.uploadWriteTimeoutMs,
+      clock,
+      posData,
+    }),
     merchantKeys: createMerchantKeyService({
       db,
       clock,

@@ -87,6 +87,7 @@ describe('loadConfig', () => {
       MAX_CONNECTIONS_PER_IP: '50',
       UPLOAD_IDLE_TIMEOUT_MS: '10000',
       UPLOAD_TIMEOUT_MS: '120000',
+      UPLOAD_WRITE_TIMEOUT_MS: '300000',
       SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
       MAIL_FROM: 'Gateway <no-reply@example.com>',
       PANEL: 'true',
@@ -131,6 +132,7 @@ describe('loadConfig', () => {
       },
       uploadIdleTimeoutMs: 10_000,
       uploadTimeoutMs: 120_000,
+      uploadWriteTimeoutMs: 300_000,
       smtpUrl: 'smtps://mailer:secret@smtp.example.com:465',
       mailFrom: 'Gateway <no-reply@example.com>',
       panel: true,
@@ -232,6 +234,7 @@ describe('loadConfig', () => {
     ['RETENTION_TRAFFIC_DAYS', '2d'],
     ['RETENTION_OUTBOX_DAYS', '0'],
     ['RETENTION_OUTBOX_DAYS', '3651'],
+    ['UPLOAD_WRITE_TIMEOUT_MS', '99'],
   ])('%s=%s stops the start with a ConfigError naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe('ConfigError');

@@ -156,7 +156,14 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     body: { kind: 'json-or-ndjson', schema: receiptBatchInput },
     requestBody: receiptBatchDocument,
     responses: { 200: receiptCountsBody },
-    problems: ['validation_failed', 'not_found', 'no_receipts', 'request_timeout'],
+    problems: [
+      'validation_failed',
+      'not_found',
+      'no_receipts',
+      'request_timeout',
+      'upload_write_timeout',
+      'upload_interrupted',
+    ],
     handle: async ({ params, body }, { receipts, metrics }) => {
       const counts =
         body.kind === 'ndjson'

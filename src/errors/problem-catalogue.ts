@@ -94,6 +94,18 @@ export const problemCatalogue = {
     detail:
       'The upload holds no receipts (an empty list, an empty body or only blank lines); nothing was stored. Check that the file sent exists and is not empty.',
   },
+  // A receipts upload whose last step (the transaction writing it) could not finish: never a 500, since
+  // the operator can act on it. Resending is safe: receipts are upserted by id.
+  upload_write_timeout: {
+    status: 503,
+    detail:
+      'Writing the receipts took longer than UPLOAD_WRITE_TIMEOUT_MS, the time limit of an upload’s last step; it was rolled back and nothing of this upload was stored. Send it again in smaller parts, or raise UPLOAD_WRITE_TIMEOUT_MS.',
+  },
+  upload_interrupted: {
+    status: 503,
+    detail:
+      'The database stopped answering while the receipts were written (stopped, restarting or unreachable), and the upload was rolled back: nothing of it is stored, unless the connection was lost at the very moment of its commit. Either way, send it again after the time in the Retry-After header, once GET /readyz answers 200: receipts are upserted by id, so a resent upload stores each receipt once.',
+  },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 export type ProblemCode = keyof typeof problemCatalogue;

@@ -21,8 +21,8 @@ import { openReceiptStaging, type ReceiptStaging, type UploadedReceipt } from '.
 // An upload goes in two steps, so that it never stops the public APIs: while its body arrives, each
 // receipt is parsed and checked (its place and event with short reads) and staged outside the service's
 // database (receipt-staging.ts), holding no connection; once the body is whole and good, the staged
-// receipts are written in one short transaction (receipt-apply.ts), at most APPLYING_AT_ONCE uploads at
-// a time.
+// receipts are written in one short transaction (receipt-apply.ts), at most UPLOADS_WRITING_AT_ONCE
+// uploads at a time, under the write step's own time limit (UPLOAD_WRITE_TIMEOUT_MS).
 
 export type { ReceiptCounts };
 
@@ -35,8 +35,9 @@ const NDJSON_LINE_MAX = 65_536;
 /**
  * Uploads writing their staged receipts at once. Each holds a database connection (on SQLite, the one
  * writer) for its last step; the others wait without one, so that the pool keeps room for the public APIs.
+ * On PostgreSQL the server opens a pool of this size for that step (src/server.ts).
  */
-const APPLYING_AT_ONCE = 2;
+export const UPLOADS_WRITING_AT_ONCE = 2;
 
 /** How an upload numbers its receipts: by 0-based index in the JSON batch, or by 1-based NDJSON line. */
 type UploadForm = 'batch' | 'lines';
@@ -155,14 +156,40 @@ async function* lineItems(stream: Readable): AsyncGenerator<UploadItem> {
 
 const eventKey = (placeId: string, eventId: string) => `${placeId}/${eventId}`;
 
+/** The refusal of an upload whose last step could not finish; nothing of it was stored. */
+function unfinished(reason: 'time_limit' | 'database_unavailable', writeTimeoutMs: number): Problem {
+  // Sent again, an upload stores each receipt once (upserts by id): it is always safe to resend.
+  const headers = { 'retry-after': String(UNFINISHED_RETRY_AFTER_SECONDS) };
+  return reason === 'time_limit'
+    ? Problem.of(
+        'upload_write_timeout',
+        {
+          detail: `Writing the receipts took longer than UPLOAD_WRITE_TIMEOUT_MS (${writeTimeoutMs} ms), the time limit of an upload's last step; it was rolled back and nothing of this upload was stored. Send it again in smaller parts (by period, say), or ask the operator to raise UPLOAD_WRITE_TIMEOUT_MS.`,
+        },
+        headers,
+      )
+    : Problem.of('upload_interrupted', {}, headers);
+}
+
+/** Retry-After of an upload that could not finish: the database's outage or load may be over by then. */
+const UNFINISHED_RETRY_AFTER_SECONDS = 60;
+
 /** The receipts service: the account is checked first (404), then every receipt. */
 export function createReceiptIngestion(deps: {
   db: Db;
+  /**
+   * Where the last step writes: on PostgreSQL a pool of its own whose client-side limit is the step's
+   * (src/server.ts), not the one meant for the API's reads; default `db`.
+   */
+  writeDb?: Db;
+  /** The longest the last step may take (UPLOAD_WRITE_TIMEOUT_MS). */
+  writeTimeoutMs: number;
   clock: Clock;
   posData: Pick<PosDataService, 'account'>;
 }) {
-  const { db, clock, posData } = deps;
-  const applying = createSemaphore(APPLYING_AT_ONCE);
+  const { db, clock, posData, writeTimeoutMs } = deps;
+  const writeDb = deps.writeDb ?? db;
+  const applying = createSemaphore(UPLOADS_WRITING_AT_ONCE);
 
   /**
    * Parses, checks and stages the receipts of one call, RECEIPT_CHUNK at a time: each chunk's places
@@ -287,8 +314,11 @@ export function createReceiptIngestion(deps: {
       // An empty body (`curl --data-binary @missing-file` sends one) or an empty list is a mistake, never
       // an import of nothing that reads as success.
       if (received === 0) throw Problem.of('no_receipts');
-      const outcome = await applying.run(() => applyStagedReceipts(db, accountId, staging, now));
+      const outcome = await applying.run(() =>
+        applyStagedReceipts(writeDb, accountId, staging, now, writeTimeoutMs),
+      );
       if (outcome.ok) return outcome.counts;
+      if ('unfinished' in outcome) throw unfinished(outcome.unfinished, writeTimeoutMs);
       throw outcome.missing === 'place'
         ? badReceipt(form, outcome.position, 'place', noPlace(outcome.placeId, accountId))
         : badReceipt(form, outcome.position, 'event', noEvent(outcome.eventId ?? '', outcome.placeId));
