@@ -200,7 +200,7 @@ function formOf(body: Record<string, unknown>): KeyForm {
 
 function registerKeyPages(panel: FastifyInstance, deps: PanelDeps & { kit: Kit }): void {
   const { services } = deps;
-  const { send, signedIn, redirect, csrf } = deps.kit;
+  const { send, signedIn, redirect, csrf, flash } = deps.kit;
   const { merchantKeys, posData, clock, config, keyAudit } = services;
   const keyUrl = (id: string, tail = '') => `${PANEL_PREFIX}/keys/${encodeURIComponent(id)}${tail}`;
 
@@ -608,7 +608,7 @@ function registerKeyPages(panel: FastifyInstance, deps: PanelDeps & { kit: Kit }
           parsed.data,
           actorOf(ctx, request),
         );
-        request.session.set('flash', ctx.t('edited', { name: edited.name }));
+        flash(request, ctx.t('edited', { name: edited.name }));
         return await redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
       } catch (error) {
         const errors = errorsOf(error);
@@ -680,7 +680,7 @@ function registerKeyPages(panel: FastifyInstance, deps: PanelDeps & { kit: Kit }
         const ctx = await signedIn(request, reply);
         if (ctx === null) return reply;
         const key = await merchantKeys[change](ctx.user.accountId, request.params.id, actorOf(ctx, request));
-        request.session.set('flash', ctx.t(done, { name: key.name }));
+        flash(request, ctx.t(done, { name: key.name }));
         return redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
       },
     );
@@ -706,7 +706,7 @@ function registerKeyPages(panel: FastifyInstance, deps: PanelDeps & { kit: Kit }
     const ctx = await signedIn(request, reply);
     if (ctx === null) return reply;
     const key = await merchantKeys.revoke(ctx.user.accountId, request.params.id, actorOf(ctx, request));
-    request.session.set('flash', ctx.t('revoked', { name: key.name }));
+    flash(request, ctx.t('revoked', { name: key.name }));
     return redirect(reply, '/keys');
   });
 }

@@ -22,7 +22,7 @@ import { createDbSessionStore, type DbSessionStore } from './session-store.js';
 import { createSignInLimit, type SignInLimit, type SignInLimits } from './sign-in-limit.js';
 import { sendWebAsset, type WebAsset } from './web-assets.js';
 import type { WebMessage } from './web-messages.js';
-import { registerWebFace, requireCsrf } from './web-face.js';
+import { registerWebFace } from './web-face.js';
 
 // A web face (the merchant panel, the back-office console) as one plugin: its scope under a prefix with
 // the session, CSRF and form plugins, its assets, the language switch, error pages, and the pages every
@@ -158,30 +158,32 @@ export function registerFace<U extends FaceUser, K extends string>(
     limits: spec.signInLimits,
   });
   const asset = (file: string) => `${prefix}/assets/${file}`;
+  const secure = config.env === 'production';
 
   void app.register(
     async (scope) => {
-      await registerWebFace(scope, {
+      const face = await registerWebFace(scope, {
         cookieName: spec.cookieName,
+        csrfCookieName: `${spec.name}_csrf`,
+        flashCookieName: `${spec.name}_flash`,
         path: prefix,
         secret: config.sessionSecret,
-        secure: config.env === 'production',
+        secure,
         store: sessions,
         idleMs: spec.idleMs,
       });
       requireHttpsInProduction(scope, config, spec.name);
-      const csrf = requireCsrf(scope);
+      const { csrf, flash } = face;
 
       const context = async (request: FastifyRequest, reply: FastifyReply): Promise<Ctx> => {
         const locale = requestLocale(request);
         const userId = request.session.get('userId');
         const user = userId === undefined ? null : ((await users.get(userId)) ?? null);
-        return { t: translator(spec.catalogue, locale), locale, csrf: reply.generateCsrf(), user };
+        return { t: translator(spec.catalogue, locale), locale, csrf: face.csrfToken(request, reply), user };
       };
 
       const send: FaceKit<U, M>['send'] = (request, reply, ctx, title, body, options = {}) => {
-        const flash = request.session.get('flash') ?? null;
-        if (flash !== null) request.session.set('flash', undefined);
+        const shown = flash.take(request, reply);
         const { stylesheet, script, chart } = spec.assets();
         const path = request.url.split('?')[0] ?? '';
         const nav: NavItem[] =
@@ -204,7 +206,7 @@ export function registerFace<U extends FaceUser, K extends string>(
               nav,
               userName: ctx.user?.name ?? null,
               csrfToken: ctx.csrf,
-              flash,
+              flash: shown,
               body,
               stylesheet: asset(stylesheet.file),
               scripts: [...(options.charts === true ? [asset(chart.file)] : []), asset(script.file)],
@@ -372,6 +374,8 @@ export function registerFace<U extends FaceUser, K extends string>(
         const userId = request.session.get('userId');
         const user = userId === undefined ? undefined : await users.get(userId);
         await request.session.destroy();
+        // The browser forgets the id as well: its row is gone, the cookie would point at nothing.
+        void reply.clearCookie(spec.cookieName, { path: prefix, httpOnly: true, sameSite: 'lax', secure });
         if (user !== undefined) await spec.onSession?.('signOut', user, request);
         return redirect(reply, '/sign-in');
       });
@@ -456,7 +460,7 @@ export function registerFace<U extends FaceUser, K extends string>(
           if (!done.ok) return sendLinkGone(request, reply, ctx, done.reason);
           // A reset ends every session of the user (someone else may have had the old password).
           await sessions.endUserSessions(done.user.id);
-          request.session.set('flash', ctx.t('passwordSet'));
+          flash.set(request, ctx.t('passwordSet'));
           return redirect(reply, '/sign-in');
         },
       );
@@ -521,7 +525,7 @@ export function registerFace<U extends FaceUser, K extends string>(
           }
           await sessions.endUserSessions(ctx.user.id, request.session.sessionId);
           await spec.onSession?.('changePassword', ctx.user, request);
-          request.session.set('flash', ctx.t('passwordChanged'));
+          flash.set(request, ctx.t('passwordChanged'));
           return redirect(reply, spec.home);
         },
       );
@@ -535,7 +539,7 @@ export function registerFace<U extends FaceUser, K extends string>(
         message,
         csrf,
         flash: (request, text) => {
-          request.session.set('flash', text);
+          flash.set(request, text);
         },
         sessions,
         signInLimit,

@@ -5,7 +5,8 @@ import type { Db } from '../db/database.js';
 
 // Where the web faces keep their sessions: the service's database (table web_sessions), so that every
 // process of a fleet reads the same session and a sign-out or a password change ends it everywhere.
-// Only a hash of the session id is stored.
+// Only a hash of the session id is stored, and only a signed-in user's session: a visitor's (before
+// sign-in) has nothing to keep, since the CSRF secret and one-time messages live in cookies of their own.
 
 /** A session's lifetime when its cookie has no expiry of its own. */
 const DEFAULT_LIFETIME_MS = 8 * 3_600_000;
@@ -54,11 +55,17 @@ export function createDbSessionStore(deps: { db: Db; clock: Clock; face: string 
     set(sessionId, session, callback) {
       const data = session as unknown as Record<string, unknown> & { cookie?: { expires?: Date | null } };
       const expires = data.cookie?.expires;
+      const userId = userOf(data);
+      // The empty session that a sign-in regenerates before it puts the user in is not written either.
+      if (userId === null) {
+        callback();
+        return;
+      }
       const expiresAt = expires instanceof Date ? expires.getTime() : clock.now() + DEFAULT_LIFETIME_MS;
       const row = {
         id_hash: idHash(sessionId),
         face,
-        user_id: userOf(data),
+        user_id: userId,
         data: JSON.stringify(session),
         expires_at: expiresAt,
       };

@@ -48,14 +48,29 @@ describe('merchant panel: sessions, CSRF and limits', () => {
   describeEachDialect('on the public listener', (dialect) => {
     const t = useTestApp(dialect, { config: { PUBLIC_BASE_URL: 'http://panel.test' } });
 
-    it('the session cookie is HttpOnly, SameSite=Lax, scoped to /panel; pages carry a CSP without inline code', async () => {
-      const page = await browser(t).get('/panel/sign-in');
+    it('the session and CSRF cookies are HttpOnly, SameSite=Lax, scoped to /panel; pages carry a CSP without inline code', async () => {
+      await t.admin('PUT', '/admin/v1/pos/accounts/acme', { name: 'acme' });
+      await t.services.merchantUsers.ensureWithPassword('acme', 'a@acme.test', 'User', PASSWORD);
+      const b = browser(t);
+      const page = await b.get('/panel/sign-in');
       expect(page.statusCode).toBe(200);
-      const cookie = String(page.headers['set-cookie']);
-      expect(cookie).toMatch(/panel_session=/);
-      expect(cookie).toMatch(/HttpOnly/);
-      expect(cookie).toMatch(/SameSite=Lax/);
-      expect(cookie).toMatch(/Path=\/panel/);
+      // A visitor's page sets the CSRF secret's cookie only; the session's comes with the sign-in.
+      const csrfCookie = String(page.headers['set-cookie']);
+      expect(csrfCookie).not.toMatch(/panel_session=/);
+      const signIn = await b.post('/panel/sign-in', {
+        _csrf: b.token(page),
+        email: 'a@acme.test',
+        password: PASSWORD,
+      });
+      expect(signIn.statusCode).toBe(303);
+      const sessionCookie = String(signIn.headers['set-cookie']);
+      expect(sessionCookie).toMatch(/panel_session=/);
+      expect(csrfCookie).toMatch(/panel_csrf=/);
+      for (const cookie of [sessionCookie, csrfCookie]) {
+        expect(cookie).toMatch(/HttpOnly/);
+        expect(cookie).toMatch(/SameSite=Lax/);
+        expect(cookie).toMatch(/Path=\/panel/);
+      }
       const csp = String(page.headers['content-security-policy']);
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('unsafe-inline');
