@@ -182,6 +182,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
     async close() {
       await Promise.all([publicApp.close(), admin.close()]);
       await rateLimits.close();
+      await services.notices.close();
     },
   };
 }

@@ -12,6 +12,7 @@ import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
 import { UPLOADS_WRITING_AT_ONCE } from './pos/receipt-ingestion.js';
+import { connectRedisFleetNotices } from './fleet/redis-fleet-notices.js';
 import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';
 import { createMetrics } from './metrics.js';
@@ -90,7 +91,17 @@ async function main(): Promise<void> {
   const rateLimits = await openRateLimitStore(config, log);
   if (config.smtpUrl === null)
     log.info('SMTP_URL is not set: e-mail to merchants is written to this log instead of sent');
-  const services = createServices({ db, readDb, uploadDb, rateLimits, metrics, config, log });
+  // With Redis, a change of the catalog or the maintenance switch is announced to every process at once.
+  const notices =
+    config.redisUrl === null
+      ? undefined
+      : await connectRedisFleetNotices({
+          url: config.redisUrl,
+          keyPrefix: config.redisKeyPrefix,
+          commandTimeoutMs: config.redisTimeoutMs,
+          log,
+        });
+  const services = createServices({ db, readDb, uploadDb, rateLimits, notices, metrics, config, log });
   const app = buildApp(config, { services, logger: log });
 
   if (demoWanted(config) && (await helpdeskIsEmpty(db))) {
@@ -160,6 +171,7 @@ async function main(): Promise<void> {
       await services.traffic.stop();
       await services.retention.stop();
       await rateLimits.close();
+      await services.notices.close();
       await Promise.all([db.destroy(), readDb?.destroy(), uploadDb?.destroy()]);
     },
     drainMs: config.shutdownDrainMs,

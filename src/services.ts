@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { createMemoryFleetNotices, type FleetNotices } from './fleet/fleet-notices.js';
 import { createCatalogService, type CatalogService } from './helpdesk/catalog-service.js';
 import { createMaintenanceSwitch, type MaintenanceSwitch } from './helpdesk/maintenance-switch.js';
 import { sweepSystemKeyTimeEvents } from './helpdesk/system-key-time-events.js';
@@ -67,6 +68,11 @@ export interface ServiceDeps {
   clock?: Clock;
   /** Where every limit is counted: Redis for a fleet (`REDIS_URL`); default: in this process. */
   rateLimits?: RateLimitStore;
+  /**
+   * How the fleet's processes tell each other to drop their copies of the catalog and the maintenance
+   * switch: Redis pub/sub for a fleet (`REDIS_URL`); default: within this process.
+   */
+  notices?: FleetNotices;
   /** Where the sales figures are read: default the pre-aggregated buckets (the benchmark compares readers). */
   salesReader?: SalesReader;
   /**
@@ -90,6 +96,8 @@ export interface Services {
   readonly clock: Clock;
   /** Where every limit is counted; the app that is built on these services closes it. */
   readonly rateLimits: RateLimitStore;
+  /** The fleet's notices of changed copies; the app that is built on these services closes them. */
+  readonly notices: FleetNotices;
   /** Partner tickets: opened by the ticket API, listed by the back office. */
   readonly tickets: TicketService;
   /** The help-desk catalog and the ticket options read from it. */
@@ -153,7 +161,8 @@ export function createServices(deps: ServiceDeps): Services {
   const metrics = deps.metrics ?? createMetrics();
   const rateLimits = measuredStore(deps.rateLimits ?? createMemoryRateLimitStore(), metrics);
   const log = deps.log ?? pino({ level: config.logLevel });
-  const catalog = createCatalogService({ db, clock });
+  const notices = deps.notices ?? createMemoryFleetNotices();
+  const catalog = createCatalogService({ db, clock, notices });
   const posData = createPosDataService({ db, clock });
   const readDb = deps.readDb ?? db;
   const lifecycle = createLifecycle({ clock });
@@ -172,10 +181,11 @@ export function createServices(deps: ServiceDeps): Services {
     readDb,
     clock,
     rateLimits,
+    notices,
     tickets: createTicketService({ db, clock, catalog, counts: metrics }),
     catalog,
     systems: createSystemService({ db, clock, catalog }),
-    maintenance: createMaintenanceSwitch({ db, clock }),
+    maintenance: createMaintenanceSwitch({ db, clock, notices }),
     posData,
     receipts: createReceiptIngestion({
       db,

@@ -7,6 +7,7 @@ import type { Clock } from '../src/clock.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import type { FleetNotices } from '../src/fleet/fleet-notices.js';
 import { createMemoryRateLimitStore } from '../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from '../src/rate-limit/redis-store.js';
@@ -208,6 +209,8 @@ export interface TestAppParts {
   rateLimits?: RateLimitStore;
   /** The metrics to count into (a database opened with their observer reports there); default: new. */
   metrics?: Metrics;
+  /** The fleet's notices (two apps sharing them act as two processes told through Redis); default: own. */
+  notices?: FleetNotices;
   config?: Record<string, string>;
 }
 
@@ -238,6 +241,7 @@ export function testApp(parts: TestAppParts): TestApp {
     clock,
     rateLimits,
     ...(parts.metrics === undefined ? {} : { metrics: parts.metrics }),
+    ...(parts.notices === undefined ? {} : { notices: parts.notices }),
     config,
   });
   const app = buildApp(config, { services, logger: parts.logger ?? false });

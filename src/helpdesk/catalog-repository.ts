@@ -27,7 +27,7 @@ export interface TicketOptions {
 }
 
 /** The ids of the categories a system may choose: its default and those released to it. */
-function systemCategoryIds(system: PartnerSystem): number[] {
+export function systemCategoryIds(system: PartnerSystem): number[] {
   const ids = system.defaultCategoryId === null ? [] : [system.defaultCategoryId];
   return [...new Set([...ids, ...system.releasedCategoryIds])];
 }
@@ -147,5 +147,6 @@ export function ticketCatalog(catalog: CatalogSnapshot, system: PartnerSystem): 
     categories: categoryMap,
     priorityIds: new Set(catalog.priorities.map((p) => p.id)),
     supportLevelIds: new Set(catalog.supportLevels.map((s) => s.id)),
+    knownCategoryIds: new Set(catalog.categories.keys()),
   };
 }

@@ -1,8 +1,9 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { putRow } from '../db/upsert.js';
+import type { FleetNotices } from '../fleet/fleet-notices.js';
 import { createCatalogCache } from './catalog-cache.js';
-import { ticketCatalog, ticketOptions, type TicketOptions } from './catalog-repository.js';
+import { systemCategoryIds, ticketCatalog, ticketOptions, type TicketOptions } from './catalog-repository.js';
 import { listSystems, type PartnerSystem } from './system-repository.js';
 import { clearTicketCategory } from './ticket-repository.js';
 import type { TicketCatalog } from './ticket-request.js';
@@ -43,16 +44,28 @@ function stored(values: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The help-desk catalog service. */
-export function createCatalogService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createCatalogService(deps: {
+  db: Db;
+  clock: Clock;
+  /** How the fleet's processes tell each other of a change (README, Running a fleet); default: none. */
+  notices?: Pick<FleetNotices, 'publish' | 'subscribe'>;
+}) {
+  const { db, clock, notices } = deps;
   const cache = createCatalogCache({ db, clock });
+  notices?.subscribe((notice) => {
+    if (notice === 'helpdesk.catalog') cache.invalidate();
+  });
 
-  /** Runs a change of the catalog; this process's copy is read again after it, whatever its outcome. */
+  /**
+   * Runs a change of the catalog; this process's copy is read again after it, whatever its outcome, and
+   * every other process is told to drop its copy before the change is answered.
+   */
   async function changing<T>(change: () => Promise<T>): Promise<T> {
     try {
       return await change();
     } finally {
       cache.invalidate();
+      await notices?.publish('helpdesk.catalog');
     }
   }
 
@@ -138,14 +151,22 @@ export function createCatalogService(deps: { db: Db; clock: Clock }) {
       );
     },
 
-    /** The options a system sees (helpdesk-ticket-api.md, Ticket options). */
+    /**
+     * The options a system sees. A category the system names (its default, those released to it) that the
+     * copy does not know was created a moment ago through another process: the catalog is read again.
+     */
     async ticketOptions(system: PartnerSystem): Promise<TicketOptions> {
-      return ticketOptions(await cache.get(), system);
+      const catalog = await cache.get();
+      const known = systemCategoryIds(system).every((id) => catalog.categories.has(id));
+      return ticketOptions(known ? catalog : await cache.fresh(), system);
     },
 
-    /** What a ticket request of the system is checked against (the same copy of the catalog). */
-    async ticketCatalog(system: PartnerSystem): Promise<TicketCatalog> {
-      return ticketCatalog(await cache.get(), system);
+    /**
+     * What a ticket request of the system is checked against (the same copy of the catalog); with
+     * `fresh`, a copy read after this call, for a request naming an id the copy did not know.
+     */
+    async ticketCatalog(system: PartnerSystem, options: { fresh?: boolean } = {}): Promise<TicketCatalog> {
+      return ticketCatalog(await (options.fresh === true ? cache.fresh() : cache.get()), system);
     },
   };
 }

@@ -62,6 +62,8 @@ export interface TicketCatalog {
   categories: ReadonlyMap<number, { defaultPriorityId: number | null }>;
   priorityIds: ReadonlySet<number>;
   supportLevelIds: ReadonlySet<number>;
+  /** Every category of the catalog, released to the system or not. */
+  knownCategoryIds: ReadonlySet<number>;
 }
 
 /** A valid ticket request after cleaning and defaults: what would be stored. */
@@ -79,6 +81,11 @@ export interface TicketDraft {
   requesterName: string | null;
   requesterContact: string | null;
   warnings: TicketWarning[];
+  /**
+   * A category, priority or support level was replaced because the catalog has no entry with its id
+   * (not because it is not released to the system, nor not an id): one created a moment ago elsewhere.
+   */
+  unknownIds: boolean;
 }
 
 /** A field 422 of the ticket request. */
@@ -212,17 +219,20 @@ export function readTicketRequest(text: string, catalog: TicketCatalog): TicketR
   if (!requester.ok) return requester;
 
   const warnings: TicketWarning[] = [];
+  let unknownIds = false;
 
   const requestedCategory = values.get('category')?.value ?? null;
   let categoryId = catalog.defaultCategoryId;
   if (requestedCategory !== null) {
     const id = asId(requestedCategory);
     if (id !== null && catalog.categories.has(id)) categoryId = id;
-    else
+    else {
+      unknownIds ||= id !== null && !catalog.knownCategoryIds.has(id);
       warnings.push({
         code: 'category_fallback',
         message: 'Unknown or unavailable category; the default category was used.',
       });
+    }
   }
 
   const defaultPriority =
@@ -232,11 +242,13 @@ export function readTicketRequest(text: string, catalog: TicketCatalog): TicketR
   if (requestedPriority !== null) {
     const id = asId(requestedPriority);
     if (id !== null && catalog.priorityIds.has(id)) priorityId = id;
-    else
+    else {
+      unknownIds ||= id !== null;
       warnings.push({
         code: 'priority_fallback',
         message: "Unknown priority; the category's default priority was used.",
       });
+    }
   }
 
   const requestedLevel = values.get('support_level')?.value ?? null;
@@ -244,11 +256,13 @@ export function readTicketRequest(text: string, catalog: TicketCatalog): TicketR
   if (requestedLevel !== null) {
     const id = asId(requestedLevel);
     if (id !== null && catalog.supportLevelIds.has(id)) supportLevel = id;
-    else
+    else {
+      unknownIds ||= id !== null;
       warnings.push({
         code: 'support_level_fallback',
         message: 'Unknown support level; support level 1 was used.',
       });
+    }
   }
 
   const cnpj = readCnpj(values.get('cnpj'));
@@ -289,6 +303,7 @@ export function readTicketRequest(text: string, catalog: TicketCatalog): TicketR
       requesterName: requester.name,
       requesterContact: requester.contact,
       warnings,
+      unknownIds,
     },
   };
 }

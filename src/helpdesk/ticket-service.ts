@@ -6,7 +6,12 @@ import type { CatalogService } from './catalog-service.js';
 import type { PartnerSystem } from './system-repository.js';
 import { findTicketByExternalId, listTickets, type Ticket, type TicketQuery } from './ticket-repository.js';
 import { createTicketInserts } from './ticket-inserts.js';
-import { readTicketRequest, type TicketWarning } from './ticket-request.js';
+import {
+  readTicketRequest,
+  type TicketCatalog,
+  type TicketRequestResult,
+  type TicketWarning,
+} from './ticket-request.js';
 
 /** What opening a ticket came to: a refusal, a new ticket (201), or the existing one (200). */
 export type TicketOutcome =
@@ -15,6 +20,21 @@ export type TicketOutcome =
 
 /** Retry-After of `misconfigured_system`: the operator needs time to fix the system. */
 const MISCONFIGURED_RETRY_AFTER_SECONDS = 300;
+
+/** The refusals of a company or nature the catalog has no active entry with (createHelpDeskTicket). */
+const CATALOG_REFUSALS = new Set(['invalid_company', 'invalid_nature']);
+
+/**
+ * Whether the answer rests on an id the copy of the catalog does not have: a company or nature refused,
+ * a category, priority or support level replaced by a default, or the system's own default category
+ * missing. Such an id may have been created a moment ago through another process of the fleet, whose
+ * answer would then differ; so it is checked against a copy read after the call arrived.
+ */
+function restsOnUnknownId(request: TicketRequestResult, catalog: TicketCatalog, system: PartnerSystem) {
+  if (system.defaultCategoryId !== null && catalog.defaultCategoryId === null) return true;
+  if (!request.ok) return request.problem.code !== null && CATALOG_REFUSALS.has(request.problem.code);
+  return request.draft.unknownIds;
+}
 
 /**
  * Opens tickets for partner systems (the registry of `external_id` is shared by both ticket routes) and
@@ -51,8 +71,12 @@ export function createTicketService(deps: {
   return {
     /** Validates the body text of a ticket request and opens the ticket, once per `external_id`. */
     async open(system: PartnerSystem, bodyText: string, source: Ticket['source']): Promise<TicketOutcome> {
-      const catalog = await deps.catalog.ticketCatalog(system);
-      const request = readTicketRequest(bodyText, catalog);
+      let catalog = await deps.catalog.ticketCatalog(system);
+      let request = readTicketRequest(bodyText, catalog);
+      if (restsOnUnknownId(request, catalog, system)) {
+        catalog = await deps.catalog.ticketCatalog(system, { fresh: true });
+        request = readTicketRequest(bodyText, catalog);
+      }
       if (!request.ok) return { kind: 'refused', problem: request.problem };
       const draft = request.draft;
 

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { CATALOG_CACHE_MS } from '../../src/helpdesk/catalog-cache.js';
+import {
+  CATALOG_CACHE_MS,
+  CATALOG_RECHECK_MS,
+  createCatalogCache,
+} from '../../src/helpdesk/catalog-cache.js';
 import { createCatalogService, type CatalogService } from '../../src/helpdesk/catalog-service.js';
 import type { PartnerSystem } from '../../src/helpdesk/system-repository.js';
 import { describeEachDialect, ManualClock } from '../helper.js';
@@ -78,5 +82,60 @@ describeEachDialect('catalog cache', (dialect) => {
     expect((await catalog.ticketCatalog(released)).categories.has(10)).toBe(true);
     await catalog.deleteCategory(10);
     expect((await catalog.ticketCatalog(released)).categories.has(10)).toBe(false);
+  });
+});
+
+describeEachDialect('catalog cache: the re-read for an unknown id', (dialect) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let reads: number;
+  let cache: ReturnType<typeof createCatalogCache>;
+
+  beforeEach(async () => {
+    const opened = await dialect.open();
+    db = opened.db;
+    drop = () => opened.drop();
+    reads = 0;
+    // Counts the reads of the catalog: each asks for the companies once.
+    const counted = new Proxy(db, {
+      get(target, property) {
+        if (property === 'selectFrom')
+          return (table: string) => {
+            if (table === 'hd_companies') reads += 1;
+            return target.selectFrom(table as never);
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    cache = createCatalogCache({ db: counted, clock: new ManualClock() });
+  });
+  afterEach(() => drop());
+
+  it('a re-read begins after the call that asks for it, and sees what was committed before', async () => {
+    await cache.get();
+    await writtenElsewhere(db, 'beta');
+    expect((await cache.get()).companies.map((c) => c.id)).toEqual([]);
+    expect((await cache.fresh()).companies.map((c) => c.id)).toEqual(['beta']);
+    // The copy read is kept for the calls after it.
+    expect((await cache.get()).companies.map((c) => c.id)).toEqual(['beta']);
+  });
+
+  it('re-reads begin at most once per CATALOG_RECHECK_MS: calls asking meanwhile wait and share the next', async () => {
+    await writtenElsewhere(db, 'gamma');
+    const started = performance.now();
+    const first = cache.fresh();
+    // Asked right after that re-read began: one more, after the interval, shared by all fifty.
+    const copies = await Promise.all(Array.from({ length: 50 }, () => cache.fresh()));
+    expect((await first).companies.map((c) => c.id)).toEqual(['gamma']);
+    expect(reads).toBe(2);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(CATALOG_RECHECK_MS - 5);
+    for (const copy of copies) expect(copy.companies.map((c) => c.id)).toEqual(['gamma']);
+    // After a quiet interval, a re-read begins at once.
+    await new Promise((resolve) => setTimeout(resolve, CATALOG_RECHECK_MS));
+    const quiet = performance.now();
+    await cache.fresh();
+    expect(reads).toBe(3);
+    expect(performance.now() - quiet).toBeLessThan(CATALOG_RECHECK_MS);
   });
 });
