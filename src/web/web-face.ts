@@ -1,9 +1,9 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrfProtection from '@fastify/csrf-protection';
-import fastifyFormbody from '@fastify/formbody';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import { registerFormBody } from './form-body.js';
 import type { DbSessionStore } from './session-store.js';
 
 // What every web face (the merchant panel, the back-office console) stands on, registered inside the
@@ -74,17 +74,20 @@ export async function registerWebFace(scope: FastifyInstance, options: WebFaceOp
       return typeof token === 'string' ? token : undefined;
     },
   });
-  // The public listener reads every body as a stream for the APIs' own gates; a face reads forms.
-  scope.removeAllContentTypeParsers();
-  await scope.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+  // The public listener reads every body as a stream for the APIs' own gates; a face reads forms only,
+  // and refuses any other body with its page (form-body.ts).
+  registerFormBody(scope);
   scope.addHook('onSend', (_request, reply, payload, done) => {
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-      reply.header('content-security-policy', WEB_CSP);
-      reply.header('referrer-policy', 'no-referrer');
-      reply.header('x-frame-options', 'DENY');
-    }
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) setPageHeaders(reply);
     done(null, payload);
   });
+}
+
+/** The headers of a face's page: its CSP, no Referer sent on, never in a frame. */
+export function setPageHeaders(reply: FastifyReply): void {
+  reply.header('content-security-policy', WEB_CSP);
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
 }
 
 /** Every form post of a face passes the CSRF check first (`onRequest` would run before the body). */
