@@ -90,6 +90,31 @@ export function refusalOf(error: unknown): FaceRefusal | null {
   }
 }
 
+/** True when a value of a request's path or query (a string, or a list of them) holds U+0000. */
+function holdsNul(values: unknown): boolean {
+  if (typeof values !== 'object' || values === null) return false;
+  return Object.values(values).some((value: unknown) =>
+    Array.isArray(value)
+      ? value.some((one) => typeof one === 'string' && one.includes('\0'))
+      : typeof value === 'string' && value.includes('\0'),
+  );
+}
+
+/**
+ * A `preValidation` hook of a face: a path parameter or a query value with U+0000 (`%00`) is refused
+ * before any page reads it. No id has one, nothing a person types has one, and PostgreSQL refuses it in
+ * text ("invalid byte sequence"), which would otherwise be a 500.
+ */
+export function refuseNulCharacters(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  if (holdsNul(request.params)) done(faceRefusal('notFound'));
+  else if (holdsNul(request.query)) done(faceRefusal('badRequest'));
+  else done();
+}
+
 /** The refusal of a path the face does not route: 405 with `Allow` when it takes other methods. */
 export function notFoundRefusal(request: FastifyRequest, instance: FastifyInstance): FaceRefusal {
   const path = request.url.split('?')[0] ?? '';

@@ -8,6 +8,7 @@ import {
   notFoundRefusal,
   prepareRefusal,
   refusalOf,
+  refuseNulCharacters,
   refusalWords,
   type FaceRefusal,
 } from './face-refusals.js';
@@ -273,6 +274,7 @@ export function registerFace<U extends FaceUser, K extends string>(
         return { t: translator(spec.catalogue, locale), locale, csrf: '', user: null };
       };
 
+      scope.addHook('preValidation', refuseNulCharacters);
       scope.setNotFoundHandler(async (request, reply) =>
         sendRefusal(request, reply, await context(request, reply), notFoundRefusal(request, scope)),
       );

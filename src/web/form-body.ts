@@ -27,7 +27,7 @@ function hasContentCoding(request: FastifyRequest): boolean {
   );
 }
 
-/** Reads a url-encoded body strictly: undefined when a byte or an escape is not UTF-8. */
+/** Reads a url-encoded body strictly: undefined when a byte or an escape is not UTF-8, or is U+0000. */
 export function parseFormBody(bytes: Buffer): FormBody | undefined {
   let text: string;
   try {
@@ -39,6 +39,8 @@ export function parseFormBody(bytes: Buffer): FormBody | undefined {
   }
   const fields: FormBody = Object.create(null) as FormBody;
   for (const [name, value] of new URLSearchParams(text)) {
+    // U+0000 is typed by nobody, and PostgreSQL refuses it in text.
+    if (name.includes('\0') || value.includes('\0')) return undefined;
     const earlier = fields[name];
     fields[name] = earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value];
   }

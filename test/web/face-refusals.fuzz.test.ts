@@ -149,6 +149,7 @@ const QUERIES = fc.constantFrom(
   '',
   '?q=a',
   '?q=%ff',
+  '?q=a%00b&page=%00',
   '?page=-1&cursor=%zz',
   '?cursor=not-a-cursor&limit=99999999999',
   '?token=x',

@@ -164,6 +164,29 @@ describeEachDialect('web faces: every refusal is a page', (dialect) => {
         expectLoggedAtInfo(405);
       });
 
+      it('U+0000 in a path parameter is 404, in a query or a form field 400 (PostgreSQL refuses it in text)', async () => {
+        const keys = face.name === 'panel' ? '/keys/a%00b' : '/systems/a%00b';
+        expectRefusalPage(
+          await send({ method: 'GET', url: `${face.prefix}${keys}` }),
+          404,
+          'Não há nada neste endereço',
+        );
+        const query = face.name === 'panel' ? '/reports/receipts?from=%00' : '/find?q=a%00';
+        expectRefusalPage(
+          await send({ method: 'GET', url: `${face.prefix}${query}` }),
+          400,
+          SAYS[400]['pt-BR'],
+        );
+        const form = await send({
+          method: 'POST',
+          url: `${face.prefix}/sign-in`,
+          headers: { 'content-type': FORM },
+          payload: 'email=a%00b',
+        });
+        expectRefusalPage(form, 400, SAYS[400]['pt-BR']);
+        expect(log.errors()).toEqual([]);
+      });
+
       it('a path the router cannot decode is the face’s 400 page', async () => {
         expectRefusalPage(
           await send({ method: 'GET', url: `${face.prefix}/%ff` }),
@@ -198,7 +221,7 @@ describeEachDialect('web faces: every refusal is a page', (dialect) => {
           `${face.prefix}/sign-in\nx`,
           `${face.prefix}/sign-in\u2028x`,
           `${face.prefix}/sign-in\u2029x`,
-          `${face.prefix}/sign-in\u0000`,
+          `${face.prefix}/sign-in\u0007`,
           `${face.prefix}/sign-in\u20ac`,
           `${face.prefix}//evil.example/`,
           `${face.prefix}/\\evil.example`,
