@@ -13,6 +13,7 @@ import {
   type FaceRefusal,
 } from './face-refusals.js';
 import { isSafeFacePath } from './face-path.js';
+import { requireFormBody } from './form-body.js';
 import { html, type SafeHtml } from './html.js';
 import type { LinkOutcome } from './one-time-link.js';
 import {
@@ -275,6 +276,7 @@ export function registerFace<U extends FaceUser, K extends string>(
       };
 
       scope.addHook('preValidation', refuseNulCharacters);
+      scope.addHook('preValidation', requireFormBody);
       scope.setNotFoundHandler(async (request, reply) =>
         sendRefusal(request, reply, await context(request, reply), notFoundRefusal(request, scope)),
       );

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { faceRefusal, FORM_BODY_LIMIT_BYTES } from './face-refusals.js';
 
 // The only body a face's pages read: an HTML form, url-encoded in UTF-8 as a browser sends it
@@ -67,4 +67,21 @@ export function registerFormBody(scope: FastifyInstance): void {
       else done(null, fields);
     },
   );
+}
+
+/**
+ * A `preValidation` hook of a face: a POST without any body (no Content-Type, nothing sent) is not a
+ * form either, and is refused 415 before a page reads its fields; a browser always sends a form's type,
+ * even for an empty form. A scope that takes every type itself (the console's upload) judges its own.
+ */
+export function requireFormBody(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  if (request.method === 'POST' && request.body === undefined && !request.server.hasContentTypeParser('*')) {
+    done(faceRefusal('unsupportedType'));
+  } else {
+    done();
+  }
 }

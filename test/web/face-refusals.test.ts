@@ -100,6 +100,21 @@ describeEachDialect('web faces: every refusal is a page', (dialect) => {
         expectLoggedAtInfo(415);
       });
 
+      it('a post without any body is 415 even with the session’s own CSRF token (it is not a form)', async () => {
+        const page = await send({ method: 'GET', url: `${face.prefix}/sign-in` });
+        const cookie = page.cookies.map(({ name, value }) => `${name}=${value}`).join('; ');
+        const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+        for (const path of ['/sign-in', '/language', '/set-password', '/sign-out']) {
+          const response = await send({
+            method: 'POST',
+            url: `${face.prefix}${path}`,
+            headers: { cookie, 'x-csrf-token': token },
+          });
+          expectRefusalPage(response, 415, SAYS[415]['pt-BR']);
+        }
+        expectLoggedAtInfo(415);
+      });
+
       it('a form in a content coding (gzip) or another charset is 415', async () => {
         for (const headers of [
           { 'content-type': FORM, 'content-encoding': 'gzip' },
