@@ -28,6 +28,7 @@ import { registerConsole } from './console/console.js';
 import { createPosApiHandler } from './pos/pos-api.js';
 import { POS_API_PREFIX } from './pos/pos-routes.js';
 import type { Services } from './services.js';
+import { answerFrameworkErrorOnFace } from './web/face-refusals.js';
 
 /** What the app is built from besides its configuration; tests build their own services. */
 export interface AppDeps {
@@ -81,6 +82,7 @@ export function buildApp(config: Config, deps: AppDeps): App {
     // Bodies are read by the APIs' own gates, so that 413, 415 and invalid_body come in the documented
     // order; Fastify only hands the stream over.
     frameworkErrors: (error, request, reply) => {
+      if (answerFrameworkErrorOnFace(publicApp, error, request, reply)) return;
       if (API_LOOKING_PATH.test(pathOf(request))) {
         void sendProblem(reply.header('x-request-id', request.id), Problem.of('not_found'));
       } else {

@@ -21,6 +21,7 @@ import { guardClosing } from '../lifecycle/closing-guard.js';
 import { adminClosingRefusal } from '../lifecycle/closing-refusals.js';
 import { OneLinePerRequest } from '../observability/request-log-controller.js';
 import { createRequestObserver } from '../observability/request-observer.js';
+import { answerFrameworkErrorOnFace } from '../web/face-refusals.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
 export type AdminRole = 'operator' | 'support';
@@ -66,6 +67,8 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     // A path that cannot be decoded (`%ff`) is refused by the router before any hook; without this it
     // would get Fastify's own JSON error instead of the problem+json with a code that every error has.
     frameworkErrors: (error, request, reply) => {
+      // Under the console's prefix, the console's own page (face-refusals.ts).
+      if (answerFrameworkErrorOnFace(app, error, request, reply)) return;
       request.log.info({ err: error }, 'request refused by the framework');
       void sendProblem(
         reply.header('x-request-id', request.id),

@@ -2,8 +2,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { Problem } from '../errors/problem.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
+import {
+  addFaceRefusalAnswer,
+  notFoundRefusal,
+  prepareRefusal,
+  refusalOf,
+  refuseNulCharacters,
+  refusalWords,
+  type FaceRefusal,
+} from './face-refusals.js';
+import { isSafeFacePath } from './face-path.js';
+import { requireFormBody } from './form-body.js';
 import { html, type SafeHtml } from './html.js';
 import { requireHttpsInProduction } from './https-only.js';
 import type { LinkOutcome } from './one-time-link.js';
@@ -22,7 +32,7 @@ import { createDbSessionStore, type DbSessionStore } from './session-store.js';
 import { createSignInLimit, type SignInLimit, type SignInLimits } from './sign-in-limit.js';
 import { sendWebAsset, type WebAsset } from './web-assets.js';
 import type { WebMessage } from './web-messages.js';
-import { registerWebFace } from './web-face.js';
+import { registerWebFace, setPageHeaders } from './web-face.js';
 
 // A web face (the merchant panel, the back-office console) as one plugin: its scope under a prefix with
 // the session, CSRF and form plugins, its assets, the language switch, error pages, and the pages every
@@ -251,25 +261,39 @@ export function registerFace<U extends FaceUser, K extends string>(
         status: number,
       ) => send(request, reply, ctx, ctx.t(title), message(ctx, ctx.t(title), ctx.t(text)), { status });
 
+      /** A refusal of the request (face-refusals.ts): its page, status and headers, logged at info. */
+      const sendRefusal = (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        ctx: Ctx,
+        refusal: FaceRefusal,
+        error?: unknown,
+      ) => {
+        prepareRefusal(spec.name, request, reply, refusal, error);
+        const { title, text } = refusalWords(ctx.t, refusal);
+        return send(request, reply, ctx, title, message(ctx, title, text), { status: refusal.status });
+      };
+      const signedOutContext = (request: FastifyRequest): Ctx => {
+        const locale = requestLocale(request);
+        return { t: translator(spec.catalogue, locale), locale, csrf: '', user: null };
+      };
+
+      scope.addHook('preValidation', refuseNulCharacters);
+      scope.addHook('preValidation', requireFormBody);
       scope.setNotFoundHandler(async (request, reply) =>
-        sendMessage(request, reply, await context(request, reply), 'notFoundTitle', 'notFoundText', 404),
+        sendRefusal(request, reply, await context(request, reply), notFoundRefusal(request, scope)),
       );
       scope.setErrorHandler(async (error, request, reply) => {
-        const ctx: Ctx = (await context(request, reply).catch(() => null)) ?? {
-          t: translator(spec.catalogue, requestLocale(request)),
-          locale: requestLocale(request),
-          csrf: '',
-          user: null,
-        };
-        const code = (error as { code?: unknown }).code;
-        if (typeof code === 'string' && code.startsWith('FST_CSRF')) {
-          return sendMessage(request, reply, ctx, 'forbiddenTitle', 'forbiddenText', 403);
-        }
-        if (error instanceof Problem && error.status === 404) {
-          return sendMessage(request, reply, ctx, 'notFoundTitle', 'notFoundText', 404);
-        }
+        const ctx: Ctx = (await context(request, reply).catch(() => null)) ?? signedOutContext(request);
+        const refusal = refusalOf(error);
+        if (refusal !== null) return sendRefusal(request, reply, ctx, refusal, error);
         request.log.error({ err: error }, `${spec.name}: unexpected error`);
         return sendMessage(request, reply, ctx, 'errorTitle', 'errorText', 500);
+      });
+      // A path the router cannot decode never reaches this scope: the listener asks the face for its page.
+      addFaceRefusalAnswer(app, prefix, (request, reply, refusal) => {
+        setPageHeaders(reply);
+        void sendRefusal(request, reply, signedOutContext(request), refusal);
       });
 
       scope.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
@@ -301,10 +325,9 @@ export function registerFace<U extends FaceUser, K extends string>(
               maxAge: 365 * 86_400,
             });
           }
-          // Back to the page the switch was on (the pages send no Referer): only a path of the face.
+          // Back to the page the switch was on (the pages send no Referer): only a safe path of the face.
           const back = request.body.back;
-          const safe = typeof back === 'string' && back.startsWith(`${prefix}/`) && !back.startsWith('//');
-          return reply.redirect(safe ? back : `${prefix}/`, 303);
+          return reply.redirect(isSafeFacePath(prefix, back) ? back : `${prefix}/`, 303);
         },
       );
 

@@ -54,7 +54,9 @@ export function flashCookie(
     },
     take(request, reply) {
       let text: string | null = null;
-      const cookie = request.cookies[name];
+      // No cookies on a request refused before the face's cookie plugin ran (face-refusals.ts).
+      const cookies = request.cookies as Partial<Record<string, string>> | undefined;
+      const cookie = cookies?.[name];
       if (cookie !== undefined) {
         void reply.clearCookie(name, { path, httpOnly: true, sameSite: 'lax', secure });
         const unsigned = request.unsignCookie(cookie);

@@ -1,3 +1,4 @@
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 
 // Languages of the web faces (issue 13: Portuguese by default, English available). A face has one
@@ -22,7 +23,11 @@ export function isLocale(value: unknown): value is Locale {
 
 /** The language of a request: the cookie's when it names one, else Portuguese. */
 export function requestLocale(request: FastifyRequest): Locale {
-  const chosen = (request.cookies as Record<string, string | undefined> | undefined)?.[LOCALE_COOKIE];
+  // A request refused before it reached the face (a path the router cannot decode) has no cookies read.
+  const cookies =
+    (request.cookies as Record<string, string | undefined> | undefined) ??
+    fastifyCookie.parse(request.headers.cookie ?? '');
+  const chosen = cookies[LOCALE_COOKIE];
   return isLocale(chosen) ? chosen : DEFAULT_LOCALE;
 }
 

@@ -1,10 +1,10 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrfProtection from '@fastify/csrf-protection';
-import fastifyFormbody from '@fastify/formbody';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { createHmac, randomBytes } from 'node:crypto';
 import { flashCookie, type FlashCookie } from './flash-cookie.js';
+import { registerFormBody } from './form-body.js';
 import type { DbSessionStore } from './session-store.js';
 
 // What every web face (the merchant panel, the back-office console) stands on, registered inside the
@@ -118,15 +118,11 @@ export async function registerWebFace(scope: FastifyInstance, options: WebFaceOp
     path: options.path,
     secure: options.secure,
   });
-  // The public listener reads every body as a stream for the APIs' own gates; a face reads forms.
-  scope.removeAllContentTypeParsers();
-  await scope.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+  // The public listener reads every body as a stream for the APIs' own gates; a face reads forms only,
+  // and refuses any other body with its page (form-body.ts).
+  registerFormBody(scope);
   scope.addHook('onSend', (_request, reply, payload, done) => {
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-      reply.header('content-security-policy', WEB_CSP);
-      reply.header('referrer-policy', 'no-referrer');
-      reply.header('x-frame-options', 'DENY');
-    }
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) setPageHeaders(reply);
     done(null, payload);
   });
 
@@ -147,4 +143,11 @@ export async function registerWebFace(scope: FastifyInstance, options: WebFaceOp
     },
     flash,
   };
+}
+
+/** The headers of a face's page: its CSP, no Referer sent on, never in a frame. */
+export function setPageHeaders(reply: FastifyReply): void {
+  reply.header('content-security-policy', WEB_CSP);
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
 }
