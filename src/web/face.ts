@@ -263,6 +263,11 @@ export function registerFace<U extends FaceUser, K extends string>(
         if (error instanceof Problem && error.status === 404) {
           return sendMessage(request, reply, ctx, 'notFoundTitle', 'notFoundText', 404);
         }
+        // A form body over the limit is the client's, not a fault: its status is kept.
+        if ((error as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+          request.log.info({ err: error }, `${spec.name}: form body too large`);
+          return sendMessage(request, reply, ctx, 'errorTitle', 'errorText', 413);
+        }
         request.log.error({ err: error }, `${spec.name}: unexpected error`);
         return sendMessage(request, reply, ctx, 'errorTitle', 'errorText', 500);
       });
