@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { BlockList, isIPv6, type Socket } from 'node:net';
 import { Problem } from '../errors/problem.js';
 import { ipBlockKey } from '../lib/ip-key.js';
+import { closeLingering, LINGERING_CLOSE } from './lingering-close.js';
 import { rawProblemResponse } from './raw-problem.js';
 
 /** What the per-IP connection limit of a listener is built from. */
@@ -14,9 +15,6 @@ export interface ConnectionLimitOptions {
   /** Called for each connection refused, with the key of its address. */
   onRefused(key: string, requestId: string): void;
 }
-
-/** How long a refused connection may stay open for its client to read the answer. */
-const REFUSED_LINGER_MS = 1000;
 
 /** The trusted proxies as a list Node matches addresses against (IPv4-mapped IPv6 included). */
 function addressList(entries: readonly string[]): BlockList {
@@ -83,14 +81,11 @@ export function limitConnectionsPerIp(server: Server, options: ConnectionLimitOp
 
 /**
  * Answers a refused connection and closes it. The answer may reach the client before its request is
- * sent: an HTTP/1.1 client reads it as the answer to that request. What the client sends is read and
- * dropped until it closes, or for a second at most, so that the close does not reset the connection
- * before the answer is read.
+ * sent: an HTTP/1.1 client reads it as the answer to that request. The close is staged, as after every
+ * early answer (lingering-close.ts): what the client sends is read and dropped until it closes, so that
+ * the close does not reset the connection before the answer is read.
  */
 function refuse(socket: Socket, response: string): void {
-  socket.on('error', () => socket.destroy());
-  socket.on('end', () => socket.destroy());
-  socket.setTimeout(REFUSED_LINGER_MS, () => socket.destroy());
-  socket.resume();
-  socket.end(response);
+  socket.write(response);
+  closeLingering(socket, LINGERING_CLOSE);
 }

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.js';
 import type { Metrics } from '../metrics.js';
+import { closeLingering, isLingering, LINGERING_CLOSE } from './lingering-close.js';
 import { canAnswerOn, rawProblemResponse } from './raw-problem.js';
 import { sendProblem } from './send-problem.js';
 
@@ -58,14 +59,11 @@ export function clientErrorProblem(error: ClientError): Problem {
   }
 }
 
-/** How long a refused connection may take to take its answer in, before it is closed regardless. */
-const ANSWER_GRACE_MS = 1000;
-
 /**
- * Writes the refusal on the connection when it still allows an answer, then closes it: once the answer
- * is written, or at once when none can be (an answer already begun, a client that reads nothing). One
- * refusal per connection. Logged at info without the request's bytes (Node attaches them to a parser
- * error, Authorization header included).
+ * Writes the refusal on the connection when it still allows an answer, then closes it in stages, so
+ * that a client still sending reads the answer (lingering-close.ts); at once when no answer can be
+ * written (an answer already begun, a client that reads nothing). One refusal per connection. Logged at
+ * info without the request's bytes (Node attaches them to a parser error, Authorization header included).
  */
 export function refuseOnConnection(
   deps: EdgeRefusalDeps,
@@ -78,9 +76,8 @@ export function refuseOnConnection(
   answeredAtEdge.add(socket);
   const requestId = randomUUID();
   if (canAnswerOn(socket)) {
-    socket.end(rawProblemResponse(problem, requestId));
-    socket.destroySoon();
-    setTimeout(() => socket.destroy(), ANSWER_GRACE_MS).unref();
+    socket.write(rawProblemResponse(problem, requestId));
+    closeLingering(socket, LINGERING_CLOSE);
   } else {
     socket.destroy();
   }
@@ -105,7 +102,8 @@ const CLIENT_LEFT: ReadonlySet<string | undefined> = new Set([
  */
 export function createClientErrorHandler(deps: EdgeRefusalDeps) {
   return function answerClientError(this: { log: FastifyBaseLogger }, error: ClientError, socket: Socket) {
-    if (socket.destroyed) return;
+    // A connection already answered and closing in stages: its bounds end it, nothing more is answered.
+    if (socket.destroyed || isLingering(socket)) return;
     if (CLIENT_LEFT.has(error.code)) {
       socket.destroy();
       return;
