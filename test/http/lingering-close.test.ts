@@ -108,6 +108,9 @@ describe(`an early answer reaches Node's HTTP client while it sends its body [se
     server = await startServer(
       fleetEnv(database.url, {
         NODE_ENV: 'production',
+        // As deployed (docs/production.md): behind a TLS proxy, without which the panel answers its
+        // HTTPS-only page before reading a form.
+        TRUST_PROXY: '127.0.0.1',
         ...(production ? { REDIS_URL: redisUrl ?? '' } : {}),
       }),
     );
@@ -158,7 +161,7 @@ describe(`an early answer reaches Node's HTTP client while it sends its body [se
     const post = (bytes: number, chunked: boolean): Oversized => ({
       method: 'POST',
       path: '/panel/sign-in',
-      headers: FORM_TYPE,
+      headers: { ...FORM_TYPE, 'x-forwarded-proto': 'https' },
       bytes,
       chunked,
     });
