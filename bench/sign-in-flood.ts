@@ -78,6 +78,15 @@ try {
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
     return { cookie, csrf };
   };
+  /** The browser's cookies after an answer: the ones it sets replace those of the same name. */
+  const withCookies = (cookie: string, response: Response): string => {
+    const jar = new Map(cookie.split('; ').map((pair) => [pair.split('=')[0] ?? '', pair] as const));
+    for (const set of response.headers.getSetCookie()) {
+      const pair = set.split(';')[0] ?? '';
+      jar.set(pair.split('=')[0] ?? '', pair);
+    }
+    return [...jar.values()].filter((pair) => pair !== '').join('; ');
+  };
   const post = async (s: { cookie: string; csrf: string }, path: string, form: Record<string, string>) => {
     const response = await fetch(`${publicBase}${path}`, {
       method: 'POST',
@@ -114,12 +123,9 @@ try {
   const signedIn = await session();
   const signIn = await post(signedIn, '/panel/sign-in', { email: 'owner@bench.example', password: PASSWORD });
   if (signIn.status !== 303) throw new Error(`sign-in answered ${signIn.status}`);
-  signedIn.cookie =
-    signIn.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ') || signedIn.cookie;
+  signedIn.cookie = withCookies(signedIn.cookie, signIn);
   const form = await fetch(`${publicBase}/panel/account/password`, { headers: { cookie: signedIn.cookie } });
+  signedIn.cookie = withCookies(signedIn.cookie, form);
   signedIn.csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? signedIn.csrf;
   const anonymous = await session();
   const attempts = [

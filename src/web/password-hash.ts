@@ -16,7 +16,19 @@ export const DEFAULT_PASSWORD_COST: PasswordHashCost = { logN: 15, r: 8, p: 1 };
 
 const KEY_LENGTH = 32;
 
+// One derivation at a time in a process. Each takes about 0.1 s of a core and 32 MiB; run side by side
+// (a flood of wrong passwords: 8 at once), they would take every core and Node's four worker threads, and
+// the APIs beside the faces would wait for a core. In a queue they hold one core at most, and a sign-in
+// waits its turn instead (the sign-in limits keep the queue short: bench/sign-in-flood.ts).
+let derivations: Promise<unknown> = Promise.resolve();
+
 function derive(password: string, salt: Buffer, cost: PasswordHashCost): Promise<Buffer> {
+  const turn = derivations.then(() => deriveNow(password, salt, cost));
+  derivations = turn.catch(() => undefined);
+  return turn;
+}
+
+function deriveNow(password: string, salt: Buffer, cost: PasswordHashCost): Promise<Buffer> {
   const options: ScryptOptions = {
     N: 2 ** cost.logN,
     r: cost.r,
