@@ -182,7 +182,20 @@ export function registerFace<U extends FaceUser, K extends string>(
         store: sessions,
         idleMs: spec.idleMs,
       });
-      requireHttpsInProduction(scope, config, spec.name);
+      requireHttpsInProduction(scope, config, {
+        name: spec.name,
+        prefix,
+        // In the face's frame, signed out, with no form token (a token would set the CSRF cookie).
+        answer: (request, reply, words) => {
+          const ctx = signedOutContext(request);
+          const body = html`<div class="card narrow">
+            <h1>${words.title}</h1>
+            <p>${words.text}</p>
+            <p>${words.operator}</p>
+          </div>`;
+          return send(request, reply, ctx, words.title, body, { status: reply.statusCode });
+        },
+      });
       const { csrf, flash } = face;
 
       const context = async (request: FastifyRequest, reply: FastifyReply): Promise<Ctx> => {

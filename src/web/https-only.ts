@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { html } from './html.js';
 import { requestLocale, translator, type Catalogue } from './i18n.js';
 
 // The web faces in production are served over HTTPS only (docs/production.md). Their session cookies are
@@ -32,6 +31,20 @@ const messages: Catalogue<'title' | 'text' | 'operator'> = {
   },
 };
 
+/** The HTTPS-only page's words, in the reader's language. */
+export interface HttpsOnlyWords {
+  title: string;
+  text: string;
+  operator: string;
+}
+
+/** Sends the HTTPS-only page in the face's frame (the status is set). */
+export type HttpsOnlyAnswer = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  words: HttpsOnlyWords,
+) => Promise<unknown> | FastifyReply;
+
 /** Whether the request arrived over HTTPS, as far as this process may believe (TLS or a trusted proxy). */
 export function arrivedOverHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
@@ -48,46 +61,29 @@ let warned = false;
 export function requireHttpsInProduction(
   scope: FastifyInstance,
   config: Pick<Config, 'env' | 'trustProxy'>,
-  face: string,
+  face: { name: string; prefix: string; answer: HttpsOnlyAnswer },
 ): void {
   if (config.env !== 'production') return;
+  const assets = `${face.prefix}/assets/`;
   scope.addHook('onRequest', async (request, reply) => {
-    if (arrivedOverHttps(request)) return;
+    // The face's static files hold nothing of anyone's and set no cookie: the page below is drawn with them.
+    if (arrivedOverHttps(request) || request.url.startsWith(assets)) return;
     const why = {
-      face,
+      face: face.name,
       trustProxy: config.trustProxy.length > 0 ? config.trustProxy.join(',') : null,
       forwardedProto: request.headers['x-forwarded-proto'] ?? null,
     };
-    request.log.info(why, `${face}: page asked for over plain HTTP, answered the HTTPS-only page`);
+    request.log.info(why, `${face.name}: page asked for over plain HTTP, answered the HTTPS-only page`);
     if (!warned) {
       warned = true;
       request.log.warn(
         why,
-        `${face}: a page was asked for over plain HTTP; the faces are served over HTTPS only in production: put a TLS proxy in front that sends X-Forwarded-Proto: https and name it in TRUST_PROXY (docs/production.md)`,
+        `${face.name}: a page was asked for over plain HTTP; the faces are served over HTTPS only in production: put a TLS proxy in front that sends X-Forwarded-Proto: https and name it in TRUST_PROXY (docs/production.md)`,
       );
     }
-    const locale = requestLocale(request);
-    const t = translator(messages, locale);
-    await reply
-      .code(HTTPS_ONLY_STATUS)
-      .type('text/html; charset=utf-8')
-      .send(
-        html`<!doctype html>
-          <html lang="${locale}">
-            <head>
-              <meta charset="utf-8" />
-              <meta name="viewport" content="width=device-width, initial-scale=1" />
-              <title>${t('title')}</title>
-            </head>
-            <body>
-              <main>
-                <h1>${t('title')}</h1>
-                <p>${t('text')}</p>
-                <p>${t('operator')}</p>
-              </main>
-            </body>
-          </html>`.text,
-      );
+    const t = translator(messages, requestLocale(request));
+    reply.code(HTTPS_ONLY_STATUS);
+    await face.answer(request, reply, { title: t('title'), text: t('text'), operator: t('operator') });
   });
   addStrictTransportSecurity(scope, config);
 }
