@@ -145,6 +145,8 @@ export function createTraffic(deps: {
   let current: MinuteCounts | undefined;
   let flushedAt: number | null = null;
   let running: Promise<unknown> = Promise.resolve();
+  /** The requests of the flush being written: not in `pending` meanwhile, and not written yet either. */
+  let writing = 0;
   let timer: NodeJS.Timeout | undefined;
   let busy: Promise<void> | undefined;
   let log: TrafficLog | undefined;
@@ -180,6 +182,7 @@ export function createTraffic(deps: {
     // A minute past the retention would be swept at once: after a long outage it is not written at all.
     for (const minute of taken.keys()) if (minute < at - retentionMs) taken.delete(minute);
     const { rows, requests } = incrementsOf(taken);
+    writing = requests;
     try {
       await addTrafficCounts(db, rows);
     } catch (error) {
@@ -187,6 +190,8 @@ export function createTraffic(deps: {
       // nothing, so nothing is counted twice.
       keep(taken);
       throw error;
+    } finally {
+      writing = 0;
     }
     flushedAt = at;
     return { rows: rows.length, requests };
@@ -233,7 +238,7 @@ export function createTraffic(deps: {
     },
     /** Requests counted by this process and not written yet. */
     unwritten(): number {
-      return incrementsOf(pending).requests;
+      return incrementsOf(pending).requests + writing;
     },
     /** The fleet's requests of the 60 minutes up to `now`'s (included), by API and outcome. */
     async lastHour(now: number = clock.now()): Promise<TrafficHour> {
