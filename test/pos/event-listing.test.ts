@@ -369,7 +369,11 @@ describeEachDialect('events list of a place', (dialect) => {
           },
         )
         .map((parts) => parts.join('').slice(0, 200))
-        .filter((text) => text.trim() === text && text.length > 0);
+        // Every way in refuses NUL (PostgreSQL cannot store it in text), so a stored name never holds one.
+        .filter(
+          (text) =>
+            text.trim() === text && text.length > 0 && !text.includes('\u0000') && text.isWellFormed(),
+        );
       const definition = (value: string) => value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
       await fc.assert(
         fc.asyncProperty(fc.array(name, { minLength: 1, maxLength: 5 }), async (names) => {
