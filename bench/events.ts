@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { type Db } from '../src/db/database.js';
 import { isPostgres } from '../src/db/dialect.js';
 import { SERVICE_ACTOR } from '../src/audit/actor.js';
-import { foldName } from '../src/pos/event-repository.js';
+import { foldName } from '../src/pos/places/event-repository.js';
 import { openFreshDatabase } from './fresh-database.js';
 import { createServices } from '../src/services.js';
 

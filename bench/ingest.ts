@@ -7,8 +7,8 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { countsTowardFigures } from '../src/pos/receipt-rules.js';
-import { checkSalesBuckets } from '../src/pos/sales-bucket-audit.js';
+import { countsTowardFigures } from '../src/pos/receipts/receipt-rules.js';
+import { checkSalesBuckets } from '../src/pos/sales/sales-bucket-audit.js';
 import { openFreshDatabase } from './fresh-database.js';
 import { createServices } from '../src/services.js';
 import {

@@ -1,11 +1,11 @@
 import type { Db } from '../src/db/database.js';
-import { countsTowardFigures } from '../src/pos/receipt-rules.js';
-import type { ReceiptData } from '../src/pos/receipt-repository.js';
+import { countsTowardFigures } from '../src/pos/receipts/receipt-rules.js';
+import type { ReceiptData } from '../src/pos/receipts/receipt-repository.js';
 
 // The receipts of the sales benchmark: one busy place over 365 days, generated deterministically (the
 // same seed gives the same receipts), and loaded straight into the tables with multi-row inserts, not
 // through the admin API, so that a million receipts load in seconds. The buckets are rebuilt afterwards
-// (src/pos/sales-bucket-audit.ts), as after any bulk load.
+// (src/pos/sales/sales-bucket-audit.ts), as after any bulk load.
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

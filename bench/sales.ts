@@ -6,11 +6,11 @@ import type { Clock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { type Db } from '../src/db/database.js';
 import { isPostgres } from '../src/db/dialect.js';
-import { createBucketSalesReader } from '../src/pos/bucket-sales-reader.js';
-import { rawSalesReader } from '../src/pos/raw-sales-reader.js';
-import { rebuildSalesBuckets } from '../src/pos/sales-bucket-audit.js';
-import { SLOT_LENGTHS } from '../src/pos/sales-bucket-layout.js';
-import type { SalesReader } from '../src/pos/sales-reader.js';
+import { createBucketSalesReader } from '../src/pos/sales/bucket-sales-reader.js';
+import { rawSalesReader } from '../src/pos/sales/raw-sales-reader.js';
+import { rebuildSalesBuckets } from '../src/pos/sales/sales-bucket-audit.js';
+import { SLOT_LENGTHS } from '../src/pos/sales/sales-bucket-layout.js';
+import type { SalesReader } from '../src/pos/sales/sales-reader.js';
 import { createServices, type Services } from '../src/services.js';
 import { openFreshDatabase } from './fresh-database.js';
 import {

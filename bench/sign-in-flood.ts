@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../test/helper.js';
 import { startServer } from '../test/support/server-process.js';
 import { openDatabase } from '../src/db/database.js';
-import { createMerchantUserService } from '../src/pos/merchant-user-service.js';
+import { createMerchantUserService } from '../src/pos/users/merchant-user-service.js';
 
 // `npx tsx bench/sign-in-flood.ts`: what a flood of wrong passwords against the merchant panel costs the
 // POS data API beside it (issue 20). A real server process (SQLite in a file, the default settings); a

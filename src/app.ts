@@ -25,8 +25,8 @@ import { OneLinePerRequest } from './observability/request-log-controller.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { registerPanel } from './panel/panel-routes.js';
 import { registerConsole } from './console/console.js';
-import { createPosApiHandler } from './pos/pos-api.js';
-import { POS_API_PREFIX } from './pos/pos-routes.js';
+import { createPosApiHandler } from './pos/api/pos-api.js';
+import { POS_API_PREFIX } from './pos/api/pos-routes.js';
 import type { Services } from './services.js';
 import { answerFrameworkErrorOnFace } from './web/face-refusals.js';
 

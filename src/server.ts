@@ -11,7 +11,7 @@ import { DEMO_RECEIPTS, posIsEmpty, seedPosDemo } from './pos/demo.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from './rate-limit/redis-store.js';
-import { UPLOADS_WRITING_AT_ONCE } from './pos/receipt-ingestion.js';
+import { UPLOADS_WRITING_AT_ONCE } from './pos/receipts/receipt-ingestion.js';
 import { connectRedisFleetNotices } from './fleet/redis-fleet-notices.js';
 import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';

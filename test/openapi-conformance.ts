@@ -9,7 +9,7 @@ import { helpDeskDocument } from '../src/openapi/help-desk-document.js';
 import { DOCUMENTED_HEADERS, type DocumentedHeader } from '../src/openapi/operation-responses.js';
 import { posDocument } from '../src/openapi/pos-document.js';
 import type { Json } from '../src/openapi/schema-components.js';
-import { POS_API_PREFIX } from '../src/pos/pos-routes.js';
+import { POS_API_PREFIX } from '../src/pos/api/pos-routes.js';
 
 // Keeps the OpenAPI documents true: every answer the HTTP suites receive from an app built by the
 // harness is held to its operation in the document generated from the route tables: a status the

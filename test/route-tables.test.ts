@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemCatalogue } from '../src/errors/problem-catalogue.js';
-import { posRoutes, POS_API_PREFIX } from '../src/pos/pos-routes.js';
-import { POS_QUERY_ROUTES } from '../src/pos/query-params.js';
+import { posRoutes, POS_API_PREFIX } from '../src/pos/api/pos-routes.js';
+import { POS_QUERY_ROUTES } from '../src/pos/api/query-params.js';
 import { ticketRoutes, TICKET_API_PREFIX } from '../src/helpdesk/ticket-routes.js';
 import { describeEachDialect, useTestApp } from './helper.js';
 import {

@@ -1,7 +1,7 @@
 import { allKeyAuditQueryInput, keyAuditQueryInput } from '../audit/key-audit-input.js';
 import { keyAuditPageBody, keyAuditPageView } from '../audit/key-audit-view.js';
 import { systemPath } from '../helpdesk/system-input.js';
-import { keyAccountPath, keyPath } from '../pos/merchant-key-input.js';
+import { keyAccountPath, keyPath } from '../pos/keys/merchant-key-input.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
 // The key audit trail in the back office (README, Audit trail and last use): every lifecycle event of a

@@ -6,7 +6,7 @@ import {
   keyListInput,
   keyPath,
   keyRotateInput,
-} from '../pos/merchant-key-input.js';
+} from '../pos/keys/merchant-key-input.js';
 import {
   createdKeyBody,
   createdKeyView,
@@ -14,7 +14,7 @@ import {
   posKeyView,
   rotatedKeyBody,
   rotatedKeyView,
-} from '../pos/merchant-key-view.js';
+} from '../pos/keys/merchant-key-view.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
 // Merchants' API keys (admin-api.md, Point of sale): the operator does everything; support may list

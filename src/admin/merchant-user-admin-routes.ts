@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { keyAccountPath } from '../pos/merchant-key-input.js';
-import { userInviteInput, type MerchantUser } from '../pos/merchant-user-service.js';
+import { keyAccountPath } from '../pos/keys/merchant-key-input.js';
+import { userInviteInput, type MerchantUser } from '../pos/users/merchant-user-service.js';
 import { wireTime, wireTimeText } from '../lib/wire-time.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 

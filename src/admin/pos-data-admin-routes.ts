@@ -8,7 +8,7 @@ import {
   placeIdPath,
   placeInput,
   placePath,
-} from '../pos/pos-data-input.js';
+} from '../pos/places/pos-data-input.js';
 import {
   accountBody,
   accountView,
@@ -16,9 +16,9 @@ import {
   eventView,
   placeBody,
   placeView,
-} from '../pos/pos-data-view.js';
-import { receiptBatchDocument, receiptBatchInput } from '../pos/receipt-input.js';
-import { receiptCountsBody } from '../pos/receipt-view.js';
+} from '../pos/places/pos-data-view.js';
+import { receiptBatchDocument, receiptBatchInput } from '../pos/receipts/receipt-input.js';
+import { receiptCountsBody } from '../pos/receipts/receipt-view.js';
 import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
 
 // The point-of-sale data half of the back office (admin-api.md, Point of sale): accounts, places, events

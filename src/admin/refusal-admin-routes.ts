@@ -3,7 +3,7 @@ import { Problem } from '../errors/problem.js';
 import { systemPath } from '../helpdesk/system-input.js';
 import { REFUSALS_KEPT, type Refusal } from '../observability/refusal-log.js';
 import type { Subject } from '../observability/request-facts.js';
-import { accountPath } from '../pos/pos-data-input.js';
+import { accountPath } from '../pos/places/pos-data-input.js';
 import type { Services } from '../services.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 

@@ -8,7 +8,7 @@ import {
   rebuildSalesBuckets,
   type BucketDifference,
   type BucketSums,
-} from '../pos/sales-bucket-audit.js';
+} from '../pos/sales/sales-bucket-audit.js';
 
 // `npm run db:check-buckets`: compares every pre-aggregated sales bucket of the database of DATABASE_URL
 // with the sums of the stored receipts. Exit 0 when they all match; 1 when some differ, listing them;

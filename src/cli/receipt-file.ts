@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { ndjsonLines } from '../pos/ndjson-lines.js';
-import { receiptInput } from '../pos/receipt-input.js';
+import { ndjsonLines } from '../pos/receipts/ndjson-lines.js';
+import { receiptInput } from '../pos/receipts/receipt-input.js';
 
 // A file of receipts read row by row, never whole: NDJSON (one receipt a line) or CSV (a header row naming
 // the same fields as the admin API's receipts). Every row carries its line number in the file, so that a

@@ -6,7 +6,7 @@ import { errorSummary, textField, zodFormErrors, type FormErrors } from '../web/
 import { html } from '../web/html.js';
 import { dataTable } from '../web/table.js';
 import { csrfField } from '../web/layout.js';
-import type { SignInLimits } from '../web/sign-in-limit.js';
+import type { SignInLimits } from '../identity/sign-in-limit.js';
 import { firstOperatorInput } from '../staff/staff-user-input.js';
 import { consoleAssets } from './console-assets.js';
 import { registerAccountPages } from './pages/accounts.js';

@@ -162,7 +162,7 @@ export interface PosReceiptTable {
 /**
  * A pre-aggregated sales bucket: the counted receipts (`counted = 1`) of one place in one time slot with
  * one stored payment method and brand, kept equal to their sum by deltas in the transaction of every
- * receipt write (src/pos/sales-buckets.ts). Each receipt is in one bucket per slot length under the event
+ * receipt write (src/pos/sales/sales-buckets.ts). Each receipt is in one bucket per slot length under the event
  * key '' (every receipt of the place), and once more under its event's id when it has one.
  */
 export interface PosSalesBucketTable {
@@ -170,7 +170,7 @@ export interface PosSalesBucketTable {
   place_id: string;
   /** '' for every receipt of the place, with or without event; else only the receipts of that event. */
   event_id: string;
-  /** Length of the slot (ms): one of the layout's slot lengths (src/pos/sales-bucket-layout.ts). */
+  /** Length of the slot (ms): one of the layout's slot lengths (src/pos/sales/sales-bucket-layout.ts). */
   slot_ms: number;
   /** Start of the slot (ms since the epoch, UTC), a multiple of its length. */
   slot_start: number;
@@ -267,7 +267,7 @@ export interface MerchantUserTable {
   /** Lower-cased e-mail address, unique. */
   email: string;
   name: string;
-  /** scrypt hash (src/web/password-hash.ts); null until the invitation is accepted. */
+  /** scrypt hash (src/identity/password-hash.ts); null until the invitation is accepted. */
   password_hash: string | null;
   disabled_at: number | null;
   created_at: number;
@@ -308,7 +308,7 @@ export interface StaffUserTable {
   name: string;
   /** `operator` or `support`. */
   role: string;
-  /** scrypt hash (src/web/password-hash.ts); null until a one-time link is used. */
+  /** scrypt hash (src/identity/password-hash.ts); null until a one-time link is used. */
   password_hash: string | null;
   disabled_at: number | null;
   created_at: number;

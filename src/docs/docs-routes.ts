@@ -7,7 +7,7 @@ import { noteRequest } from '../observability/request-facts.js';
 import { helpDeskDocument } from '../openapi/help-desk-document.js';
 import { posDocument } from '../openapi/pos-document.js';
 import type { Json } from '../openapi/schema-components.js';
-import type { PosLimits } from '../pos/pos-limits.js';
+import type { PosLimits } from '../pos/api/pos-limits.js';
 import { docsAssets, type DocsAsset } from './docs-assets.js';
 import { API_PAGES, DOCS_CSP, indexPage, referencePage } from './docs-pages.js';
 import { helpDeskGuide, posGuide } from './getting-started.js';

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.js';
 import { TICKET_API_PREFIX } from '../helpdesk/ticket-routes.js';
-import { POS_UNAVAILABLE_DETAIL } from '../pos/pos-api-gates.js';
-import { POS_API_PREFIX } from '../pos/pos-routes.js';
+import { POS_UNAVAILABLE_DETAIL } from '../pos/api/pos-api-gates.js';
+import { POS_API_PREFIX } from '../pos/api/pos-routes.js';
 
 // What a closing process answers to a request it can no longer take (one that arrives on a kept-alive
 // connection after the listeners closed): each API's own 503 `temporarily_unavailable`, never Fastify's

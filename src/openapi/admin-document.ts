@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ADMIN_BODY_LIMIT_BYTES, type AdminRoute } from '../admin/admin-route.js';
 import { problemCatalogue, type ProblemCode } from '../errors/problem-catalogue.js';
-import { RECEIPTS_JSON_MAX_BYTES } from '../pos/receipt-json-stream.js';
+import { RECEIPTS_JSON_MAX_BYTES } from '../pos/receipts/receipt-json-stream.js';
 import { addOperation, openApiDocument } from './document-frame.js';
 import type { RefusalStyle } from './operation-responses.js';
 import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';

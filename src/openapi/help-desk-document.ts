@@ -5,7 +5,7 @@ import { TICKET_LIMITS } from '../helpdesk/ticket-request.js';
 import { TICKET_API_PREFIX, TICKET_OPTIONS_PROBLEMS, ticketRoutes } from '../helpdesk/ticket-routes.js';
 import type { TicketRoute } from '../helpdesk/ticket-call.js';
 import { BODY_LIMIT_BYTES } from '../http/body.js';
-import { POS_IP_BLOCK_THRESHOLD } from '../pos/pos-limits.js';
+import { POS_IP_BLOCK_THRESHOLD } from '../pos/api/pos-limits.js';
 import { addOperation, gateOrder, markdownTable, openApiDocument } from './document-frame.js';
 import {
   headersObject,

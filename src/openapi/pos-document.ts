@@ -1,5 +1,5 @@
 import { problemCatalogue, type ProblemCode } from '../errors/problem-catalogue.js';
-import { posApiGates } from '../pos/pos-api.js';
+import { posApiGates } from '../pos/api/pos-api.js';
 import {
   POS_ABSOLUTE_CEILING,
   POS_ACCOUNT_CEILING,
@@ -9,11 +9,11 @@ import {
   POS_KEY_QUOTA,
   POS_LIMITS_DEFAULTS,
   POS_UNAUTHENTICATED_PER_IP,
-} from '../pos/pos-limits.js';
-import { POS_API_PREFIX, posRoutes } from '../pos/pos-routes.js';
-import type { PosRouteDef } from '../pos/pos-call.js';
-import { PAYMENT_METHODS } from '../pos/payment-methods.js';
-import { POS_QUERY_ROUTES, QUERY_LIMITS, type ParamSpec, type RouteQuerySpec } from '../pos/query-params.js';
+} from '../pos/api/pos-limits.js';
+import { POS_API_PREFIX, posRoutes } from '../pos/api/pos-routes.js';
+import type { PosRouteDef } from '../pos/api/pos-call.js';
+import { PAYMENT_METHODS } from '../pos/receipts/payment-methods.js';
+import { POS_QUERY_ROUTES, QUERY_LIMITS, type ParamSpec, type RouteQuerySpec } from '../pos/api/query-params.js';
 import { addOperation, gateOrder, markdownTable, openApiDocument } from './document-frame.js';
 import type { RefusalContext, RefusalStyle, ResponseHeaders } from './operation-responses.js';
 import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';

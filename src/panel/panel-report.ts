@@ -1,6 +1,6 @@
 import { addMonths, dayAt, formatDay, parseDay, startOfDay, type CalendarDay } from '../lib/calendar.js';
 import { csvDocument, csvFigure } from '../lib/csv-document.js';
-import type { SalesByPaymentMethod } from '../pos/sales-query.js';
+import type { SalesByPaymentMethod } from '../pos/sales/sales-query.js';
 
 // The period of the panel's two financial reports (issue 13; pos-data-api.md: "The panel works in
 // UTC-03:00 and includes the last second"): days chosen in UTC-03:00, from the first day's 00:00 to the

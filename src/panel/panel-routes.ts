@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.js';
 import { formatDay, addMonths } from '../lib/calendar.js';
-import { keyCreateInput, keyEditInput } from '../pos/merchant-key-input.js';
-import { MAX_ACTIVE_KEYS } from '../pos/merchant-key-service.js';
-import type { PosKey } from '../pos/merchant-key.js';
-import { MAX_VALIDITY_MONTHS, today } from '../pos/merchant-key-validity.js';
-import type { MerchantUser } from '../pos/merchant-user-service.js';
+import { keyCreateInput, keyEditInput } from '../pos/keys/merchant-key-input.js';
+import { MAX_ACTIVE_KEYS } from '../pos/keys/merchant-key-service.js';
+import type { PosKey } from '../pos/keys/merchant-key.js';
+import { MAX_VALIDITY_MONTHS, today } from '../pos/keys/merchant-key-validity.js';
+import type { MerchantUser } from '../pos/users/merchant-user-service.js';
 import type { Actor } from '../audit/actor.js';
 import type { Services } from '../services.js';
 import { formatCount, formatDayText, formatInstant, formatMoneyText, formatShare } from '../web/format.js';
@@ -15,7 +15,7 @@ import { formText, registerFace, type FaceContext, type FaceKit } from '../web/f
 import { KEY_EVENT_MESSAGES } from '../web/key-events.js';
 import { csrfField } from '../web/layout.js';
 import { shownOnceSecret } from '../web/shown-once.js';
-import type { SignInLimits } from '../web/sign-in-limit.js';
+import type { SignInLimits } from '../identity/sign-in-limit.js';
 import { panelAssets } from './panel-assets.js';
 import { PANEL_MESSAGES, type PanelMessage } from './panel-messages.js';
 import { brandLines, brandsCsv, periodInstants, quickPeriods, receiptsCsv } from './panel-report.js';

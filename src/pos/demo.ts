@@ -1,11 +1,11 @@
 import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { MerchantKeyService } from './merchant-key-service.js';
-import { PAYMENT_METHODS } from './payment-methods.js';
-import type { PosDataService } from './pos-data-service.js';
-import { RECEIPT_KINDS, RECEIPT_STATUSES } from './receipt-rules.js';
-import { writeReceipts, type ReceiptData } from './receipt-repository.js';
+import type { MerchantKeyService } from './keys/merchant-key-service.js';
+import { PAYMENT_METHODS } from './receipts/payment-methods.js';
+import type { PosDataService } from './places/pos-data-service.js';
+import { RECEIPT_KINDS, RECEIPT_STATUSES } from './receipts/receipt-rules.js';
+import { writeReceipts, type ReceiptData } from './receipts/receipt-repository.js';
 
 /** The demo merchant account created on a first start. */
 export const DEMO_ACCOUNT = 'demo';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { displayName } from '../lib/input-text.js';
-import { emailAddress, newPassword } from '../web/user-input.js';
+import { emailAddress, newPassword } from '../identity/user-input.js';
 
 // What the operator sends about staff users (issue 14), checked the same way by the admin API, the
 // console's forms and the staff user service itself.

@@ -4,7 +4,7 @@ import { isPostgres } from '../db/dialect.js';
 import type { StaffUserTable } from '../db/schema.js';
 
 // Storage of the operator's staff users (migration 0008); their one-time links are
-// src/web/one-time-link.ts's, over `staff_user_links`.
+// src/identity/one-time-link.ts's, over `staff_user_links`.
 
 export type StaffUserRecord = Selectable<StaffUserTable>;
 

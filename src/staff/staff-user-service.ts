@@ -14,10 +14,10 @@ import {
   setPasswordThroughLink,
   type LinkOutcome,
   type LinkPurpose,
-} from '../web/one-time-link.js';
-import { hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from '../web/password-hash.js';
-import { deleteUserSessions } from '../web/session-store.js';
-import { newPassword } from '../web/user-input.js';
+} from '../identity/one-time-link.js';
+import { hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from '../identity/password-hash.js';
+import { deleteUserSessions } from '../identity/session-store.js';
+import { newPassword } from '../identity/user-input.js';
 import {
   firstOperatorInput,
   staffUserInput,

@@ -16,7 +16,7 @@ import { isSafeFacePath } from './face-path.js';
 import { requireFormBody } from './form-body.js';
 import { html, type SafeHtml } from './html.js';
 import { requireHttpsInProduction } from './https-only.js';
-import type { LinkOutcome } from './one-time-link.js';
+import type { LinkOutcome } from '../identity/one-time-link.js';
 import {
   isLocale,
   LOCALE_COOKIE,
@@ -27,9 +27,9 @@ import {
   type Translate,
 } from './i18n.js';
 import { csrfField, layout, type NavItem } from './layout.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from './password-policy.js';
-import { createDbSessionStore, type DbSessionStore } from './session-store.js';
-import { createSignInLimit, type SignInLimit, type SignInLimits } from './sign-in-limit.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../identity/password-policy.js';
+import { createDbSessionStore, type DbSessionStore } from '../identity/session-store.js';
+import { createSignInLimit, type SignInLimit, type SignInLimits } from '../identity/sign-in-limit.js';
 import { sendWebAsset, type WebAsset } from './web-assets.js';
 import type { WebMessage } from './web-messages.js';
 import { registerWebFace, setPageHeaders } from './web-face.js';

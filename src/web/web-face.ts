@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import { createHmac, randomBytes } from 'node:crypto';
 import { flashCookie, type FlashCookie } from './flash-cookie.js';
 import { registerFormBody } from './form-body.js';
-import type { DbSessionStore } from './session-store.js';
+import type { DbSessionStore } from '../identity/session-store.js';
 
 // What every web face (the merchant panel, the back-office console) stands on, registered inside the
 // face's own plugin so that nothing of it reaches the APIs beside it: cookies, a session kept in the

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
-import { findReceipt } from '../../src/pos/receipt-repository.js';
+import { findReceipt } from '../../src/pos/receipts/receipt-repository.js';
 import { ADMIN_TOKEN, type TestApp } from '../helper.js';
 import { asOperator, POS } from './fixtures.js';
 

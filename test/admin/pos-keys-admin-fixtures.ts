@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createMerchantKeyService } from '../../src/pos/merchant-key-service.js';
+import { createMerchantKeyService } from '../../src/pos/keys/merchant-key-service.js';
 import { bodyOf } from '../expect-http.js';
 import type { TestApp } from '../helper.js';
 import { asOperator, POS } from './fixtures.js';

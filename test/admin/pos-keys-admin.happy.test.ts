@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
-import { createMerchantKeyService } from '../../src/pos/merchant-key-service.js';
+import { createMerchantKeyService } from '../../src/pos/keys/merchant-key-service.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { bodyOf } from '../expect-http.js';
 import { asOperator, expectInvalid, POS } from './fixtures.js';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/database.js';
-import { lockReceiptWrites } from '../../src/pos/receipt-repository.js';
+import { lockReceiptWrites } from '../../src/pos/receipts/receipt-repository.js';
 import { expectApiProblem } from '../expect-http.js';
 import { ADMIN_TOKEN, describeEachDialect, describePostgres, testApp, type TestApp } from '../helper.js';
 import { seedPos } from '../pos/fixtures.js';

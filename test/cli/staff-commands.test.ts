@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { linkTokenHash } from '../../src/web/one-time-link.js';
+import { linkTokenHash } from '../../src/identity/one-time-link.js';
 import {
   createProcessDatabase,
   describeEachProcessDatabase,

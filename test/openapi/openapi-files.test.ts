@@ -7,7 +7,7 @@ import { problemCatalogue } from '../../src/errors/problem-catalogue.js';
 import { ticketRoutes } from '../../src/helpdesk/ticket-routes.js';
 import { openApiFiles } from '../../src/openapi/openapi-files.js';
 import type { Json } from '../../src/openapi/schema-components.js';
-import { posRoutes } from '../../src/pos/pos-routes.js';
+import { posRoutes } from '../../src/pos/api/pos-routes.js';
 
 // The committed documents under openapi/ are what the route tables generate (so they never drift), and
 // each document holds to itself: every operation of its table, every example valid for its schema.

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { insertUser } from '../../src/pos/merchant-user-repository.js';
-import { UNUSABLE_PASSWORD_HASH } from '../../src/web/password-hash.js';
+import { insertUser } from '../../src/pos/users/merchant-user-repository.js';
+import { UNUSABLE_PASSWORD_HASH } from '../../src/identity/password-hash.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 
 // The reset page's timing says nothing about whether an address is a user's (issue 20, item 7): both

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { SLOT_LENGTHS } from '../../src/pos/sales-bucket-layout.js';
+import { SLOT_LENGTHS } from '../../src/pos/sales/sales-bucket-layout.js';
 import { testApp } from '../helper.js';
 import { createProcessDatabase } from '../support/process-database.js';
 import { seedBucketAccounts as seed, tamperBuckets as tamper } from './sales-bucket-fixtures.js';

@@ -7,7 +7,7 @@ import {
   signCursor,
   verifyCursor,
   type EventPosition,
-} from '../../src/pos/cursor.js';
+} from '../../src/pos/places/cursor.js';
 
 // The events cursor (pos-data-api.md, GET /v1/api-public/events, "Cursor rules"; DECISIONS, POS data API:
 // signed by the server with HMAC and a secret from config, bound to the place, positioned after the last

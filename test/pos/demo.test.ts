@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { PAYMENT_METHODS } from '../../src/pos/payment-methods.js';
+import { PAYMENT_METHODS } from '../../src/pos/receipts/payment-methods.js';
 import { DEMO_ACCOUNT, posIsEmpty, seedPosDemo } from '../../src/pos/demo.js';
-import { RECEIPT_KINDS, RECEIPT_STATUSES } from '../../src/pos/receipt-rules.js';
+import { RECEIPT_KINDS, RECEIPT_STATUSES } from '../../src/pos/receipts/receipt-rules.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 
 // The point-of-sale demo of a first start (issue: three places in different time zones, events,

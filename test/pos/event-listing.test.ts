@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { verifyCursor, type EventPosition } from '../../src/pos/cursor.js';
-import { foldName, putEvent } from '../../src/pos/event-repository.js';
+import { verifyCursor, type EventPosition } from '../../src/pos/places/cursor.js';
+import { foldName, putEvent } from '../../src/pos/places/event-repository.js';
 import {
   eventExists,
   eventPageQuery,
@@ -11,7 +11,7 @@ import {
   searchPattern,
   type EventItem,
   type EventListQuery,
-} from '../../src/pos/event-listing.js';
+} from '../../src/pos/places/event-listing.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import type { Db } from '../../src/db/database.js';
 import { isPostgres } from '../../src/db/dialect.js';

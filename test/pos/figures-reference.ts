@@ -1,4 +1,4 @@
-import type { SalesFigures } from '../../src/pos/sales-figures.js';
+import type { SalesFigures } from '../../src/pos/sales/sales-figures.js';
 
 // An independent computation of the receipts-by-payment-method figures from raw receipts
 // (pos-data-api.md, "Receipts-by-payment-method response", "Brand rules", payment method table;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyState, type KeyMatch, type KeyStateRow } from '../../src/pos/key-state.js';
+import { keyState, type KeyMatch, type KeyStateRow } from '../../src/pos/keys/key-state.js';
 
 // The pure state of a merchant key (pos-data-api.md, "States and transitions"): one test per row of the
 // table, named after it, then the order of reasons, the owner account and unknown keys. Rows are written

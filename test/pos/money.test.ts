@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatMoney, parseMoney } from '../../src/pos/money.js';
+import { formatMoney, parseMoney } from '../../src/pos/receipts/money.js';
 
 // Money on the wire is text with a dot and two decimals, possibly negative, and integer cents everywhere
 // else (pos-data-api.md, Conventions).

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import { hashApiKey } from '../../src/lib/api-key.js';
 import { ipBlockKey } from '../../src/lib/ip-key.js';
-import { posApiGates } from '../../src/pos/pos-api.js';
+import { posApiGates } from '../../src/pos/api/pos-api.js';
 import { bodyOf } from '../expect-http.js';
 import { gatePairTests, type Exclusion, type GateEntry } from '../gate-pairs.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
@@ -20,7 +20,7 @@ import { blockIp, createKey, SALES_URL, seedAccount, UNKNOWN_KEY } from './fixtu
 // Two limits cannot be reached through HTTP alone without tripping others: the absolute ceiling of a key
 // text (a valid key's calls spend its quota first) and the IP's unauthenticated calls (40 key checks in
 // progress at once). Those are filled in the app's own store, under the key names of
-// src/pos/pos-limits.ts (`keys.ceiling`, `keys.keyCheck`), as pos-api.limits.test.ts does; each gate's
+// src/pos/api/pos-limits.ts (`keys.ceiling`, `keys.keyCheck`), as pos-api.limits.test.ts does; each gate's
 // "alone" test shows that the filling still trips it.
 
 const MINUTE = 60_000;

@@ -10,7 +10,7 @@ import { SALES_URL as SALES } from './fixtures.js';
 // both tables and every bullet; DECISIONS, "Both APIs" and "POS data API"). Every limit is written here
 // as a number, not imported from the code, so that a change of the policy shows up as a failing test.
 // Windows are moved with the manual clock (`t.clock`); calls "in progress" are held deterministically by
-// taking leases in the app's own store (`t.rateLimits`) under the key names of src/pos/pos-limits.ts.
+// taking leases in the app's own store (`t.rateLimits`) under the key names of src/pos/api/pos-limits.ts.
 
 const P = '/admin/v1/pos/accounts';
 const API = '/v1/api-public';
@@ -356,7 +356,7 @@ describeEachDialect('POS API, limits', (dialect) => {
     await createAccount(t, 'acme');
     const { key } = await createKey(t);
     const ip = '10.9.9.9';
-    const guardKey = `pos:keycheck:${ip}`; // src/pos/pos-limits.ts, keys.keyCheck
+    const guardKey = `pos:keycheck:${ip}`; // src/pos/api/pos-limits.ts, keys.keyCheck
     const t0 = t.clock.now();
 
     // 19 wrong-key failures: one below the IP block (20), so only the guard can refuse.
@@ -435,7 +435,7 @@ describeEachDialect('POS API, limits', (dialect) => {
     await createAccount(t, 'beta');
     const { key } = await createKey(t);
     const other = await createKey(t, 'beta');
-    const accountSales = 'pos:sales:{acme}'; // src/pos/pos-limits.ts, keys.accountSales
+    const accountSales = 'pos:sales:{acme}'; // src/pos/api/pos-limits.ts, keys.accountSales
     const t0 = t.clock.now();
 
     // Two queries of the account held in progress.

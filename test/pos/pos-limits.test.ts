@@ -11,7 +11,7 @@ import {
   type PosQuota,
   type PosRouteClass,
   type SalesQuery,
-} from '../../src/pos/pos-limits.js';
+} from '../../src/pos/api/pos-limits.js';
 import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 import { ManualClock } from '../helper.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { problemCatalogue } from '../../src/errors/problem-catalogue.js';
-import { POS_QUERY_ROUTES, readQuery, type PosRoute } from '../../src/pos/query-params.js';
+import { POS_QUERY_ROUTES, readQuery, type PosRoute } from '../../src/pos/api/query-params.js';
 
 // The query parameters of the POS data API (pos-data-api.md, "Conventions", "Endpoints", the planned
 // routes table, "Errors" and its `param` choice; DECISIONS, POS data API): one test per rule, named after
@@ -488,7 +488,7 @@ describe('planned routes (Endpoints, planned routes table)', () => {
   });
 });
 
-describe('order of problems (src/pos/query-params.ts, top)', () => {
+describe('order of problems (src/pos/api/query-params.ts, top)', () => {
   it('unknown comes before repeated, missing and invalid', () => {
     expect(paramOf(SALES, 'limit=0&from=x&from=y&zz=1')).toBe('limit');
   });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/dialect.js';
 import { withQueryTimeout } from '../../src/db/query-timeout.js';
-import { queryTimeoutProblem } from '../../src/pos/pos-api-gates.js';
+import { queryTimeoutProblem } from '../../src/pos/api/pos-api-gates.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 
 // The query time limits of the POS API (pos-data-api.md, Limits: 15 s for receipts, 3 s for the events

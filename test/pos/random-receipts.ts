@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import type { AdminClient } from '../helper.js';
 import type { RawReceipt } from './figures-reference.js';
 import { CODES } from './figures-reference.js';
-import { RECEIPT_KINDS } from '../../src/pos/receipt-rules.js';
-import { SLOT_LENGTHS } from '../../src/pos/sales-bucket-layout.js';
+import { RECEIPT_KINDS } from '../../src/pos/receipts/receipt-rules.js';
+import { SLOT_LENGTHS } from '../../src/pos/sales/sales-bucket-layout.js';
 
 // Random receipts for the property tests of the sales figures (the query and the route), and the
 // expected set of counted receipts computed from them by hand (pos-data-api.md, "What counts toward the

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codePointLength } from '../../src/lib/unicode-text.js';
-import { quickReceiptInput, receiptInput } from '../../src/pos/receipt-input.js';
-import { RECEIPT_KINDS, RECEIPT_STATUSES } from '../../src/pos/receipt-rules.js';
+import { quickReceiptInput, receiptInput } from '../../src/pos/receipts/receipt-input.js';
+import { RECEIPT_KINDS, RECEIPT_STATUSES } from '../../src/pos/receipts/receipt-rules.js';
 
 // The receipts of an upload are read without the schema library when they are good
-// (src/pos/receipt-input.ts, `quickReceiptInput`): it must read exactly what `receiptInput` reads, and
+// (src/pos/receipts/receipt-input.ts, `quickReceiptInput`): it must read exactly what `receiptInput` reads, and
 // leave every receipt it does not accept to `receiptInput`, which says why.
 
 /** Field values near the rules' edges: good ones and bad ones of every field. */

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
-import { countsTowardFigures } from '../../src/pos/receipt-rules.js';
-import { checkSalesBuckets, rebuildSalesBuckets } from '../../src/pos/sales-bucket-audit.js';
-import { SLOT_LENGTHS } from '../../src/pos/sales-bucket-layout.js';
+import { countsTowardFigures } from '../../src/pos/receipts/receipt-rules.js';
+import { checkSalesBuckets, rebuildSalesBuckets } from '../../src/pos/sales/sales-bucket-audit.js';
+import { SLOT_LENGTHS } from '../../src/pos/sales/sales-bucket-layout.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import {
   HOUR,
@@ -13,7 +13,7 @@ import {
   tamperBuckets as tamper,
 } from './sales-bucket-fixtures.js';
 
-// The sales buckets measured against the receipts they sum (src/pos/sales-bucket-audit.ts): the check
+// The sales buckets measured against the receipts they sum (src/pos/sales/sales-bucket-audit.ts): the check
 // lists the buckets that differ, the rebuild replaces them, and the migration builds them for receipts
 // stored before it.
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { periodReading, SLOT_LENGTHS, slotStart } from '../../src/pos/sales-bucket-layout.js';
+import { periodReading, SLOT_LENGTHS, slotStart } from '../../src/pos/sales/sales-bucket-layout.js';
 
-// How a period is read from the sales buckets (src/pos/sales-bucket-layout.ts): whole slots, largest
+// How a period is read from the sales buckets (src/pos/sales/sales-bucket-layout.ts): whole slots, largest
 // first, and raw receipts only in the partial quarter-hours at its two edges. The readings are checked
 // here against the period itself, millisecond by millisecond in intervals, for any bounds.
 

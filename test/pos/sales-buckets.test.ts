@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { seedPosDemo } from '../../src/pos/demo.js';
-import { writeReceipts, type ReceiptData } from '../../src/pos/receipt-repository.js';
-import { checkSalesBuckets } from '../../src/pos/sales-bucket-audit.js';
-import { SLOT_LENGTHS } from '../../src/pos/sales-bucket-layout.js';
-import { bucketDeltas, type BucketedReceipt, type BucketDelta } from '../../src/pos/sales-buckets.js';
+import { writeReceipts, type ReceiptData } from '../../src/pos/receipts/receipt-repository.js';
+import { checkSalesBuckets } from '../../src/pos/sales/sales-bucket-audit.js';
+import { SLOT_LENGTHS } from '../../src/pos/sales/sales-bucket-layout.js';
+import { bucketDeltas, type BucketedReceipt, type BucketDelta } from '../../src/pos/sales/sales-buckets.js';
 import { ADMIN_TOKEN, describeEachDialect, describePostgres, useTestApp, type TestApp } from '../helper.js';
 import {
   correction,
@@ -15,11 +15,11 @@ import {
   type Location,
 } from './random-receipts.js';
 
-// The sales buckets kept by deltas (src/pos/sales-buckets.ts): every write of receipts subtracts what the
+// The sales buckets kept by deltas (src/pos/sales/sales-buckets.ts): every write of receipts subtracts what the
 // old states counted and adds what the new ones count, in its own transaction, so that the buckets always
 // equal the sums of the counted receipts (pos-data-api.md, "What counts toward the total": a late receipt
 // enters its period, a cancelled one leaves it). The sums the buckets are compared with are computed from
-// the raw receipts in SQL by the check (src/pos/sales-bucket-audit.ts, tested on its own).
+// the raw receipts in SQL by the check (src/pos/sales/sales-bucket-audit.ts, tested on its own).
 
 const AT = Date.parse('2026-11-20T21:37:12.345Z');
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ReceiptGroup } from '../../src/pos/sales-figures.js';
-import { salesFigures, shareText } from '../../src/pos/sales-figures.js';
+import type { ReceiptGroup } from '../../src/pos/sales/sales-figures.js';
+import { salesFigures, shareText } from '../../src/pos/sales/sales-figures.js';
 import {
   CODES,
   referenceFigures as reference,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { foldBrand } from '../../src/pos/brand.js';
-import { PAYMENT_METHODS, isTefMethod, methodCode } from '../../src/pos/payment-methods.js';
-import type { ReceiptGroup } from '../../src/pos/sales-figures.js';
-import { salesFigures, shareText } from '../../src/pos/sales-figures.js';
+import { foldBrand } from '../../src/pos/sales/brand.js';
+import { PAYMENT_METHODS, isTefMethod, methodCode } from '../../src/pos/receipts/payment-methods.js';
+import type { ReceiptGroup } from '../../src/pos/sales/sales-figures.js';
+import { salesFigures, shareText } from '../../src/pos/sales/sales-figures.js';
 import { TABLE } from './figures-reference.js';
 
 // The figures of the receipts-by-payment-method response, one rule per test (pos-data-api.md,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rawSalesReader } from '../../src/pos/raw-sales-reader.js';
-import { salesByPaymentMethod, type SalesQuery } from '../../src/pos/sales-query.js';
+import { rawSalesReader } from '../../src/pos/sales/raw-sales-reader.js';
+import { salesByPaymentMethod, type SalesQuery } from '../../src/pos/sales/sales-query.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { referenceFigures } from './figures-reference.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { salesByPaymentMethod } from '../../src/pos/sales-query.js';
+import { salesByPaymentMethod } from '../../src/pos/sales/sales-query.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { referenceFigures } from './figures-reference.js';
 import { SALES_READERS } from './sales-readers.js';

@@ -3,7 +3,7 @@ import type { Actor } from '../../src/audit/actor.js';
 import { Problem } from '../../src/errors/problem.js';
 import { lockStaffUsers } from '../../src/staff/staff-user-repository.js';
 import { STAFF_LINK_LIFETIME_MS, STAFF_SESSION_FACE } from '../../src/staff/staff-user-service.js';
-import { linkTokenHash } from '../../src/web/one-time-link.js';
+import { linkTokenHash } from '../../src/identity/one-time-link.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 
 // The staff users of the back-office console (issue 14; README, Staff users): created with a role and a

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from '../../src/rate-limit/redis-store.js';
-import { createSignInLimit, emailKeyHash } from '../../src/web/sign-in-limit.js';
+import { createSignInLimit, emailKeyHash } from '../../src/identity/sign-in-limit.js';
 import { describeEachDialect, ManualClock, redisUrl, testApp, type TestApp } from '../helper.js';
 
 // What the shared rate-limit store learns from the faces' identity limits (issue 20, item 10): key names

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../../errors/problem.js';
-import type { PosAccount } from '../../pos/account-repository.js';
-import { accountInput, identifier } from '../../pos/pos-data-input.js';
+import type { PosAccount } from '../../pos/places/account-repository.js';
+import { accountInput, identifier } from '../../pos/places/pos-data-input.js';
 import { formText } from '../../web/face.js';
 import {
   checkboxField,
@@ -18,7 +18,7 @@ import { CONSOLE_PREFIX } from '../console-path.js';
 import { accountHref, accountPath } from './accounts-view.js';
 
 // A merchant's account, created or changed by the operator (routes: accounts.ts): the admin API's PUT
-// body (src/pos/pos-data-input.ts) checked by its own schema, written through the same service, and
+// body (src/pos/places/pos-data-input.ts) checked by its own schema, written through the same service, and
 // recorded in the back-office log as `putPosAccount`. Creating refuses an id that is taken, where the
 // API's PUT would replace the account: a form named "new account" must not overwrite one.
 

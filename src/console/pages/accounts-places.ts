@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../../errors/problem.js';
 import { notFound } from '../../errors/refusals.js';
-import type { PosAccount } from '../../pos/account-repository.js';
-import type { PosEvent } from '../../pos/event-repository.js';
-import type { PosPlace } from '../../pos/place-repository.js';
-import { eventInput, identifier, placeInput } from '../../pos/pos-data-input.js';
+import type { PosAccount } from '../../pos/places/account-repository.js';
+import type { PosEvent } from '../../pos/places/event-repository.js';
+import type { PosPlace } from '../../pos/places/place-repository.js';
+import { eventInput, identifier, placeInput } from '../../pos/places/pos-data-input.js';
 import { formText } from '../../web/face.js';
 import {
   checkboxField,
@@ -22,7 +22,7 @@ import { CONSOLE_PREFIX } from '../console-path.js';
 import { accountHref, activeBadge, instantInput, instantText, placePath } from './accounts-view.js';
 
 // An account's places and each place's events, for the operator (routes: accounts.ts): the admin API's
-// PUT bodies (src/pos/pos-data-input.ts) checked by their own schemas, written through the same service,
+// PUT bodies (src/pos/places/pos-data-input.ts) checked by their own schemas, written through the same service,
 // and recorded in the back-office log as `putPosPlace`, `putPosEvent` and `deletePosEvent`. Creating
 // refuses an id that is taken, where the API's PUT would replace it.
 

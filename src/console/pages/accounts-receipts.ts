@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Problem } from '../../errors/problem.js';
 import { withDeadlines } from '../../http/body-deadline.js';
 import { sendProblem } from '../../http/send-problem.js';
-import { RECEIPTS_PER_CALL } from '../../pos/receipt-input.js';
+import { RECEIPTS_PER_CALL } from '../../pos/receipts/receipt-input.js';
 import { formatCount } from '../../web/format.js';
 import { html } from '../../web/html.js';
 import type { ConsoleKit } from '../console-kit.js';

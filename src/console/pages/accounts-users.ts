@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../../errors/problem.js';
-import type { PosAccount } from '../../pos/account-repository.js';
-import { userInviteInput } from '../../pos/merchant-user-service.js';
+import type { PosAccount } from '../../pos/places/account-repository.js';
+import { userInviteInput } from '../../pos/users/merchant-user-service.js';
 import { formText } from '../../web/face.js';
 import {
   errorSummary,

@@ -1,5 +1,5 @@
 import type { KeyAuditEvent } from '../../audit/key-audit-repository.js';
-import type { PosKey } from '../../pos/merchant-key.js';
+import type { PosKey } from '../../pos/keys/merchant-key.js';
 import { formatInstant } from '../../web/format.js';
 import { html, type SafeHtml } from '../../web/html.js';
 import type { Locale, Translate } from '../../web/i18n.js';

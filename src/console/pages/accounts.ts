@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { keyRevokeReason } from '../../pos/merchant-key-input.js';
-import { MAX_ACTIVE_KEYS } from '../../pos/merchant-key-service.js';
-import type { PosKey } from '../../pos/merchant-key.js';
+import { keyRevokeReason } from '../../pos/keys/merchant-key-input.js';
+import { MAX_ACTIVE_KEYS } from '../../pos/keys/merchant-key-service.js';
+import type { PosKey } from '../../pos/keys/merchant-key.js';
 import { REFUSALS_KEPT, type Refusal } from '../../observability/refusal-log.js';
 import { formText } from '../../web/face.js';
 import { formatInstant, formatTimeOfDay } from '../../web/format.js';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect.js';
 
-// Pre-aggregated sales buckets (src/pos/sales-buckets.ts): the counted receipts of a place summed per
+// Pre-aggregated sales buckets (src/pos/sales/sales-buckets.ts): the counted receipts of a place summed per
 // time slot, event key, stored payment method and stored brand, so that the sales figures of a long
 // period read a few thousand buckets instead of every receipt. Built here from the receipts already
 // stored; from then on kept by deltas in the transaction of every receipt write.
@@ -62,7 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .execute();
   }
 
-  // The buckets whose receipts all left, each write deletes (src/pos/sales-buckets.ts): found through this
+  // The buckets whose receipts all left, each write deletes (src/pos/sales/sales-buckets.ts): found through this
   // index of them alone, whatever the number of buckets.
   await db.schema
     .createIndex('pos_sales_buckets_empty')

@@ -1,0 +1,68 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KeyUse } from '../../audit/key-use.js';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import type { Problem } from '../../errors/problem.js';
+import type { Answer } from '../../http/gate.js';
+import type { RouteSpec } from '../../http/route-spec.js';
+import type { PosKeyRecord } from '../keys/key-repository.js';
+import type { KeyCheck, PosLimits, PosQuota, PosRouteClass } from './pos-limits.js';
+import type { PosPermission } from './pos-permissions.js';
+import type { PosRoute } from './query-params.js';
+import type { SalesService } from '../sales/sales-service.js';
+
+// What a call through the point-of-sale data API carries as it passes the gates, and what a route of its
+// table is.
+
+/** Everything the POS API needs from the rest of the service. */
+export interface PosApiDeps {
+  /** The primary database: keys and their state, always current. */
+  db: Db;
+  /**
+   * Where the data routes read places, events and receipts: a replica when one is configured
+   * (`DATABASE_READ_URL`), else the primary. Keys are never read from it, so a rotation or a revocation
+   * is honoured at once whatever the replica's lag.
+   */
+  readDb: Db;
+  clock: Clock;
+  limits: PosLimits;
+  /** The sales figures behind the sales route. */
+  sales: SalesService;
+  /** Signs the events cursor. */
+  cursorSecret: string;
+  eventsQueryTimeoutMs: number;
+  /** Where an accepted key's use is marked (in memory; flushed about once a minute). */
+  keyUse: Pick<KeyUse, 'mark'>;
+}
+
+/** A route of the POS API (pos-data-api.md, the routes in service and the planned routes). */
+export interface PosRouteDef extends RouteSpec {
+  readonly method: 'GET';
+  /** The route's key in the parameter tables of query-params.ts. */
+  readonly route: PosRoute;
+  /** Which quotas and ceilings the call spends (Limits). */
+  readonly routeClass: PosRouteClass;
+  /** The permission the route requires; planned routes require none (DECISIONS). */
+  readonly permission: PosPermission | null;
+  handle(call: AuthenticatedPosCall): Promise<Problem | Answer>;
+}
+
+/** A call through the POS API, filled in as it passes the gates. */
+export interface PosCall {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly now: number;
+  deps: PosApiDeps;
+  route?: PosRouteDef;
+  /** The key text of `Authorization: Bearer`, null when absent or not of that shape. */
+  keyText?: string | null;
+  keyCheck?: KeyCheck;
+  key?: PosKeyRecord;
+  /** The presented key's own balance: its credential and which of its key texts was used. */
+  keyBucket?: string;
+  quota?: PosQuota;
+  query?: unknown;
+}
+
+/** A call that passed every gate. */
+export type AuthenticatedPosCall = PosCall & { route: PosRouteDef; key: PosKeyRecord; quota: PosQuota };

@@ -1,0 +1,42 @@
+import { addMonths, dayAt, formatDay, lastSecondOfDay, parseDay, type CalendarDay } from '../../lib/calendar.js';
+import { invalidInput } from '../../errors/refusals.js';
+
+// How long a merchant's key is valid (admin-api.md, Point of sale: POST keys `expires_on`; pos-data-api.md,
+// States and transitions): 12 months by default, at most 24, to the end of a day in UTC-03:00.
+
+/** Validity: 12 months by default, at most 24. */
+export const DEFAULT_VALIDITY_MONTHS = 12;
+export const MAX_VALIDITY_MONTHS = 24;
+/** Key dates are days of UTC-03:00: validity ends at 23:59:59 of the date there. */
+const KEY_DAY_OFFSET_MS = -3 * 3_600_000;
+
+/** Today in UTC-03:00. */
+export function today(now: number): CalendarDay {
+  return dayAt(now, KEY_DAY_OFFSET_MS);
+}
+
+/** The last valid instant of a key valid until `day`: 23:59:59 there in UTC-03:00 (next day 02:59:59Z). */
+export function expiryInstant(day: CalendarDay): number {
+  return lastSecondOfDay(day, KEY_DAY_OFFSET_MS);
+}
+
+/**
+ * The last valid instant of a key valid until `text` (`expires_on`, YYYY-MM-DD): not in the past, at most
+ * 24 months away; 12 months from today when not given. Throws a 422 naming `expires_on`.
+ */
+export function expiryOf(text: string | undefined, now: number): number {
+  const first = today(now);
+  if (text === undefined) return expiryInstant(addMonths(first, DEFAULT_VALIDITY_MONTHS));
+  const day = parseDay(text);
+  if (day === null) throw invalidInput('expires_on', 'must be a real calendar date');
+  const chosen = formatDay(day);
+  if (chosen < formatDay(first))
+    throw invalidInput('expires_on', `must not be in the past (today is ${formatDay(first)} in UTC-03:00)`);
+  const last = formatDay(addMonths(first, MAX_VALIDITY_MONTHS));
+  if (chosen > last)
+    throw invalidInput(
+      'expires_on',
+      `must be at most ${MAX_VALIDITY_MONTHS} months from today (${last} at the latest)`,
+    );
+  return expiryInstant(day);
+}

@@ -1,0 +1,147 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Db } from '../../db/database.js';
+import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
+import { withTransactionTimeLimit } from '../../db/query-timeout.js';
+import { eventPlacePairs } from '../places/event-repository.js';
+import { existingPlaceIds } from '../places/place-repository.js';
+import {
+  findReceipts,
+  lockReceiptWrites,
+  RECEIPTS_PER_LOOKUP,
+  sameReceipt,
+  writeReceipts,
+  type ReceiptData,
+} from './receipt-repository.js';
+import type { ReceiptStaging } from './receipt-staging.js';
+import { BucketDeltaSpill, BucketDeltaSum } from '../sales/sales-buckets.js';
+
+// The last step of an upload (admin-api.md, Point of sale: POST receipts): the staged receipts written
+// to the service's database in one transaction, so that an upload is stored whole or not at all. It is
+// the only step that holds a connection (on SQLite, the one writer) for the upload, so it does nothing
+// else: the receipts were parsed, checked and de-duplicated while the body arrived. Its transaction runs
+// under a time limit of its own (UPLOAD_WRITE_TIMEOUT_MS), never under one meant for a single API read.
+
+/** Counts of a receipts call. */
+export interface ReceiptCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * What the apply step answers: the counts; the staged receipt whose place or event went away; or why it
+ * could not finish (its time limit passed, or the database went out of reach), nothing of it stored.
+ */
+export type ApplyOutcome =
+  | { ok: true; counts: ReceiptCounts }
+  | { ok: false; missing: 'place' | 'event'; position: number; placeId: string; eventId: string | null }
+  | { ok: false; unfinished: 'time_limit' | 'database_unavailable' };
+
+type MissingReference = Extract<ApplyOutcome, { missing: unknown }>;
+
+/** Staged receipts compared and written per page: one read of the stored ones, then multi-row writes. */
+const APPLY_PAGE = RECEIPTS_PER_LOOKUP;
+/**
+ * Buckets whose deltas are summed over pages before they are written (a few hundred bytes each): the
+ * larger slots of a place are written once for many pages, and the memory an upload holds is bounded.
+ */
+const BUCKETS_HELD = 50_000;
+/** Ids per look-up of places or events. */
+const LOOKUP_PAGE = 1_000;
+
+/**
+ * The places and events were checked while the upload was staged, outside this transaction: one may
+ * have been deleted since (an event can be). Checked again here, so that what is committed holds.
+ */
+async function missingReference(
+  trx: Db,
+  accountId: string,
+  staging: ReceiptStaging,
+): Promise<MissingReference | undefined> {
+  const { places, events } = staging.references();
+  const knownPlaces = new Set<string>();
+  for (let start = 0; start < places.length; start += LOOKUP_PAGE) {
+    for (const id of await existingPlaceIds(trx, accountId, places.slice(start, start + LOOKUP_PAGE))) {
+      knownPlaces.add(id);
+    }
+  }
+  for (const placeId of places) {
+    if (!knownPlaces.has(placeId)) {
+      const position = staging.firstPosition(placeId) ?? 0;
+      return { ok: false, missing: 'place', position, placeId, eventId: null };
+    }
+  }
+  const knownEvents = new Set<string>();
+  const eventIds = [...new Set(events.map((event) => event.eventId))];
+  for (let start = 0; start < eventIds.length; start += LOOKUP_PAGE) {
+    const pairs = await eventPlacePairs(trx, accountId, eventIds.slice(start, start + LOOKUP_PAGE));
+    for (const pair of pairs) knownEvents.add(`${pair.placeId}/${pair.eventId}`);
+  }
+  for (const { placeId, eventId } of events) {
+    if (!knownEvents.has(`${placeId}/${eventId}`)) {
+      const position = staging.firstPosition(placeId, eventId) ?? 0;
+      return { ok: false, missing: 'event', position, placeId, eventId };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Writes the staged upload of `accountId` in one transaction of `db` that may take at most `limitMs`:
+ * each staged receipt's first version in the upload is compared with the stored receipt (inserted,
+ * updated or unchanged; the repeats within the upload were counted while staging) and its last version
+ * written when anything changed. Between pages the event loop gets a turn, so that other requests' reads
+ * (on SQLite, on the reader) are answered meanwhile, and the time limit is checked.
+ */
+export async function applyStagedReceipts(
+  db: Db,
+  accountId: string,
+  staging: ReceiptStaging,
+  now: number,
+  limitMs: number,
+): Promise<ApplyOutcome> {
+  const repeats = staging.repeats();
+  const counts: ReceiptCounts = { inserted: 0, updated: repeats.updated, unchanged: repeats.unchanged };
+  let outcome: ApplyOutcome | undefined;
+  try {
+    outcome = await withTransactionTimeLimit(db, limitMs, async (trx, limit) => {
+      // Taken before the stored states are read, so that they are still the states the write replaces
+      // (the sales buckets subtract them).
+      await lockReceiptWrites(trx, accountId);
+      const missing = await missingReference(trx, accountId, staging);
+      if (missing !== undefined) return missing;
+      const deltas = new BucketDeltaSum(accountId);
+      const held = new BucketDeltaSpill(trx);
+      for (const page of staging.pages(APPLY_PAGE)) {
+        await limit.check();
+        const stored = await findReceipts(
+          trx,
+          accountId,
+          page.map(({ receipt }) => receipt.id),
+        );
+        const written: ReceiptData[] = [];
+        for (const { receipt, first, changedInUpload } of page) {
+          const before = stored.get(receipt.id);
+          const same = before !== undefined && sameReceipt(before, first);
+          if (before === undefined) counts.inserted += 1;
+          else if (same) counts.unchanged += 1;
+          else counts.updated += 1;
+          if (!same || changedInUpload) written.push(receipt);
+        }
+        await writeReceipts(trx, accountId, written, now, { stored, deltas });
+        if (deltas.size >= BUCKETS_HELD) await held.add(deltas.take());
+        await nextTurn();
+      }
+      // The merge of a long upload's bucket deltas is its longest statement: it gets what is left.
+      await limit.check();
+      await held.apply(accountId, deltas.take());
+      return { ok: true as const, counts };
+    });
+  } catch (error) {
+    // The transaction was rolled back (or, the connection lost during its commit, its outcome is not
+    // known): the caller says why and that resending is safe, receipts being upserted by id.
+    if (isDatabaseUnavailable(error)) return { ok: false, unfinished: 'database_unavailable' };
+    throw error;
+  }
+  return outcome ?? { ok: false, unfinished: 'time_limit' };
+}

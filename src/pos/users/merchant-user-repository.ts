@@ -1,0 +1,58 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { MerchantUserTable } from '../../db/schema.js';
+
+// Storage of merchant users (migration 0007); their one-time links are src/identity/one-time-link.ts's.
+
+export type MerchantUserRecord = Selectable<MerchantUserTable>;
+
+/** The user with this (lower-cased) address, if any. */
+export function findUserByEmail(db: Db, email: string): Promise<MerchantUserRecord | undefined> {
+  return db.selectFrom('merchant_users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findUser(db: Db, id: string): Promise<MerchantUserRecord | undefined> {
+  return db.selectFrom('merchant_users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listUsers(db: Db, accountId: string): Promise<MerchantUserRecord[]> {
+  return db
+    .selectFrom('merchant_users')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('email')
+    .execute();
+}
+
+export async function insertUser(db: Db, row: MerchantUserRecord): Promise<void> {
+  await db.insertInto('merchant_users').values(row).execute();
+}
+
+export async function setPasswordHash(db: Db, id: string, hash: string, now: number): Promise<void> {
+  await db
+    .updateTable('merchant_users')
+    .set({ password_hash: hash, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Queues a password-reset request for `email` (a user's address or not). */
+export async function queueResetRequest(db: Db, email: string, now: number): Promise<void> {
+  await db.insertInto('password_reset_requests').values({ email, requested_at: now }).execute();
+}
+
+/** The oldest `limit` queued reset requests. */
+export function oldestResetRequests(db: Db, limit: number): Promise<{ seq: number; email: string }[]> {
+  return db
+    .selectFrom('password_reset_requests')
+    .select(['seq', 'email'])
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes the request `seq` off the queue; false when another sender took it first. */
+export async function takeResetRequest(db: Db, seq: number): Promise<boolean> {
+  const result = await db.deleteFrom('password_reset_requests').where('seq', '=', seq).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
