@@ -13,7 +13,12 @@ import {
 import { POS_API_PREFIX, posRoutes } from '../pos/api/pos-routes.js';
 import type { PosRouteDef } from '../pos/api/pos-call.js';
 import { PAYMENT_METHODS } from '../pos/receipts/payment-methods.js';
-import { POS_QUERY_ROUTES, QUERY_LIMITS, type ParamSpec, type RouteQuerySpec } from '../pos/api/query-params.js';
+import {
+  POS_QUERY_ROUTES,
+  QUERY_LIMITS,
+  type ParamSpec,
+  type RouteQuerySpec,
+} from '../pos/api/query-params.js';
 import { addOperation, gateOrder, markdownTable, openApiDocument } from './document-frame.js';
 import type { RefusalContext, RefusalStyle, ResponseHeaders } from './operation-responses.js';
 import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';

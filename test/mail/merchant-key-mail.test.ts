@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/mail/escape-html.js';
 import { retryDelay } from '../../src/mail/mail-sender.js';
-import { brazilTime, keyNoticeMail, wideningOf, type KeyAccess } from '../../src/pos/keys/merchant-key-mail.js';
+import {
+  brazilTime,
+  keyNoticeMail,
+  wideningOf,
+  type KeyAccess,
+} from '../../src/pos/keys/merchant-key-mail.js';
 
 // The merchant's e-mail about a key (pos-data-api.md, States and transitions: "when a key is created or
 // rotated and when an edit widens its access"): what widens, what the message says, and its escaping.

@@ -1,4 +1,11 @@
-import { addMonths, dayAt, formatDay, lastSecondOfDay, parseDay, type CalendarDay } from '../../lib/calendar.js';
+import {
+  addMonths,
+  dayAt,
+  formatDay,
+  lastSecondOfDay,
+  parseDay,
+  type CalendarDay,
+} from '../../lib/calendar.js';
 import { invalidInput } from '../../errors/refusals.js';
 
 // How long a merchant's key is valid (admin-api.md, Point of sale: POST keys `expires_on`; pos-data-api.md,
