@@ -195,6 +195,12 @@ function ttl(ms: number): number {
  * (a replayed `take` would spend a balance for a call already answered).
  */
 export async function connectRedisRateLimitStore(options: RedisStoreOptions): Promise<RateLimitStore> {
+  const client = await openClient(options);
+  return redisRateLimitStore(client, defineScripts(client, options.log));
+}
+
+/** The client, its outage reporting, and the wait for its first connection to be ready or to fail. */
+async function openClient(options: RedisStoreOptions): Promise<Redis> {
   const { log, commandTimeoutMs } = options;
   const client = new Redis(options.url, {
     keyPrefix: options.keyPrefix,
@@ -240,7 +246,11 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
     client.on('error', settle);
     client.on('end', settle);
   });
+  return client;
+}
 
+/** The store's Lua scripts, each reporting Redis's own command errors. */
+function defineScripts(client: Redis, log: RedisStoreOptions['log']) {
   // Redis answering a command with an error is not an outage (the 'error' listener reports those) but a
   // fault of its own, such as a key of another type under the same name: the callers then go on
   // unmeasured, so it is logged, at most once a minute, for the operator to see.
@@ -261,7 +271,7 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
   const define = (name: string, lua: string, numberOfKeys?: number) =>
     reported(defineScript(client, name, lua, numberOfKeys));
 
-  const scripts = {
+  return {
     take: define('rateLimitTake', TAKE, 1),
     takeAll: define('rateLimitTakeAll', TAKE_ALL),
     hit: define('rateLimitHit', HIT, 1),
@@ -270,7 +280,10 @@ export async function connectRedisRateLimitStore(options: RedisStoreOptions): Pr
     acquire: define('rateLimitAcquire', ACQUIRE, 1),
     release: define('rateLimitRelease', RELEASE, 1),
   };
+}
 
+/** The RateLimitStore over a connected client and its scripts. */
+function redisRateLimitStore(client: Redis, scripts: ReturnType<typeof defineScripts>): RateLimitStore {
   return {
     async take(key, limit, windowMs, now) {
       const [allowed, count, oldestAt] = replyList(
