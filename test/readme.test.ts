@@ -139,124 +139,120 @@ it('the README and the guides have shell blocks, and every one the test does not
   for (const block of blocks) if (block.skip !== null) expect(block.skip.length).toBeGreaterThan(10);
 });
 
-describeEachProcessDatabase(
-  'README and guides: shell blocks, top to bottom, against a fresh demo',
-  (kind) => {
-    let database: ProcessDatabase;
-    let server: ServerProcess;
-    let keys: Record<'demo-ticket-key' | 'demo-pos-key', string>;
-    let dir: string;
-    const adminToken = 'readme-admin-token-0123456789';
+describeEachProcessDatabase('README and guides: shell blocks, top to bottom, on a fresh demo', (kind) => {
+  let database: ProcessDatabase;
+  let server: ServerProcess;
+  let keys: Record<'demo-ticket-key' | 'demo-pos-key', string>;
+  let dir: string;
+  const adminToken = 'readme-admin-token-0123456789';
 
-    beforeAll(async () => {
-      database = await createProcessDatabase(kind);
-      // Inside the checkout (an ignored folder), as a reader in the repository: `npx partner-gateway`
-      // finds this package's own command there.
-      mkdirSync(SESSIONS, { recursive: true });
-      dir = mkdtempSync(join(SESSIONS, 'readme-'));
-      const started = performance.now();
-      server = await startServer({ DATABASE_URL: database.url, DEMO: 'true', ADMIN_TOKEN: adminToken });
-      const ticket = (await server.waitForOutput(/(gtes_[A-Za-z0-9_-]{43})/, 120_000))[1] ?? '';
-      const pos = (await server.waitForOutput(/(gtpk_[A-Za-z0-9_-]{43})/, 120_000))[1] ?? '';
-      await server.waitUntilListening({ ms: 60_000 });
-      keys = { 'demo-ticket-key': ticket, 'demo-pos-key': pos };
-      console.log(
-        `[${kind}] the demo server listened ${((performance.now() - started) / 1000).toFixed(1)} s after its start`,
-      );
-    }, 240_000);
+  beforeAll(async () => {
+    database = await createProcessDatabase(kind);
+    // Inside the checkout (an ignored folder), as a reader in the repository: `npx partner-gateway`
+    // finds this package's own command there.
+    mkdirSync(SESSIONS, { recursive: true });
+    dir = mkdtempSync(join(SESSIONS, 'readme-'));
+    const started = performance.now();
+    server = await startServer({ DATABASE_URL: database.url, DEMO: 'true', ADMIN_TOKEN: adminToken });
+    const ticket = (await server.waitForOutput(/(gtes_[A-Za-z0-9_-]{43})/, 120_000))[1] ?? '';
+    const pos = (await server.waitForOutput(/(gtpk_[A-Za-z0-9_-]{43})/, 120_000))[1] ?? '';
+    await server.waitUntilListening({ ms: 60_000 });
+    keys = { 'demo-ticket-key': ticket, 'demo-pos-key': pos };
+    console.log(
+      `[${kind}] the demo server listened ${((performance.now() - started) / 1000).toFixed(1)} s after its start`,
+    );
+  }, 240_000);
 
-    afterAll(async () => {
-      await server.stop();
-      await database.drop();
-      rmSync(dir, { recursive: true, force: true });
+  afterAll(async () => {
+    await server.stop();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every block runs, every call answers what its document says', async () => {
+    const skipped = blocks.filter((block) => block.skip !== null);
+    console.log(
+      `Blocks skipped (${skipped.length} of ${blocks.length}):\n` +
+        skipped.map((block) => `  ${block.where}: ${block.skip}`).join('\n'),
+    );
+    const ports = (text: string) =>
+      text
+        .replaceAll('localhost:8080', `localhost:${server.port}`)
+        .replaceAll('localhost:8081', `localhost:${server.adminPort}`);
+    const script = [
+      CURL_WRAPPER,
+      ...blocks.flatMap((block, index) =>
+        block.skip !== null
+          ? []
+          : [
+              `echo "::block ${index}" >&2`,
+              ...(block.key === null ? [] : [`KEY='${keys[block.key]}'`]),
+              ports(block.text),
+            ],
+      ),
+      'echo "::end" >&2',
+    ].join('\n');
+
+    const session = await runBash(script, dir, {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      // The shell that started the server: its admin token and port (the CLI's default admin URL).
+      ADMIN_TOKEN: adminToken,
+      ADMIN_PORT: String(server.adminPort),
     });
+    const report = `stderr:\n${session.stderr}\nstdout:\n${session.stdout.slice(-4000)}`;
 
-    it('every block runs, every call answers what its document says', async () => {
-      const skipped = blocks.filter((block) => block.skip !== null);
-      console.log(
-        `Blocks skipped (${skipped.length} of ${blocks.length}):\n` +
-          skipped.map((block) => `  ${block.where}: ${block.skip}`).join('\n'),
-      );
-      const ports = (text: string) =>
-        text
-          .replaceAll('localhost:8080', `localhost:${server.port}`)
-          .replaceAll('localhost:8081', `localhost:${server.adminPort}`);
-      const script = [
-        CURL_WRAPPER,
-        ...blocks.flatMap((block, index) =>
-          block.skip !== null
-            ? []
-            : [
-                `echo "::block ${index}" >&2`,
-                ...(block.key === null ? [] : [`KEY='${keys[block.key]}'`]),
-                ports(block.text),
-              ],
-        ),
-        'echo "::end" >&2',
-      ].join('\n');
+    const calls: Call[] = [];
+    const commandBlocks = new Set<number>(); // blocks in which a command (the CLI) ran and succeeded
+    const problems: string[] = [];
+    let block = -1;
+    for (const line of session.stderr.split('\n')) {
+      const marker = /^::block (\d+)$/.exec(line);
+      if (marker !== null) block = Number(marker[1]);
+      const call = /^::call (\d{3}) (\S+) (.*)$/.exec(line);
+      if (call !== null)
+        calls.push({ block, status: Number(call[1]), method: call[2] ?? '', url: call[3] ?? '' });
+      if (line.startsWith('::command ')) commandBlocks.add(block);
+      if (line.startsWith('::curl-failed') || line.startsWith('::command-failed'))
+        problems.push(`block at ${blocks[block]?.where}: ${line}`);
+    }
+    if (!session.stderr.includes('::end')) {
+      const last = session.stderr.trim().split('\n').at(-1);
+      problems.push(`the session stopped in the block at ${blocks[block]?.where}: ${last}`);
+    }
+    if (session.code !== 0) problems.push(`the session ended with status ${session.code}`);
 
-      const session = await runBash(script, dir, {
-        PATH: process.env.PATH ?? '',
-        HOME: dir,
-        // The shell that started the server: its admin token and port (the CLI's default admin URL).
-        ADMIN_TOKEN: adminToken,
-        ADMIN_PORT: String(server.adminPort),
-      });
-      const report = `stderr:\n${session.stderr}\nstdout:\n${session.stdout.slice(-4000)}`;
-
-      const calls: Call[] = [];
-      const commandBlocks = new Set<number>(); // blocks in which a command (the CLI) ran and succeeded
-      const problems: string[] = [];
-      let block = -1;
-      for (const line of session.stderr.split('\n')) {
-        const marker = /^::block (\d+)$/.exec(line);
-        if (marker !== null) block = Number(marker[1]);
-        const call = /^::call (\d{3}) (\S+) (.*)$/.exec(line);
-        if (call !== null)
-          calls.push({ block, status: Number(call[1]), method: call[2] ?? '', url: call[3] ?? '' });
-        if (line.startsWith('::command ')) commandBlocks.add(block);
-        if (line.startsWith('::curl-failed') || line.startsWith('::command-failed'))
-          problems.push(`block at ${blocks[block]?.where}: ${line}`);
+    for (const [index, current] of blocks.entries()) {
+      if (current.skip !== null) continue;
+      const own = calls.filter((call) => call.block === index);
+      if (own.length === 0 && !commandBlocks.has(index))
+        problems.push(`block at ${current.where}: no call ran`);
+      const seen = new Set<string>();
+      for (const call of own) {
+        const path = new URL(call.url).pathname;
+        const suffix = [...current.expect.keys()].find((end) => path.endsWith(end));
+        const wanted = suffix === undefined ? undefined : current.expect.get(suffix);
+        if (suffix !== undefined) seen.add(suffix);
+        const good = wanted === undefined ? call.status >= 200 && call.status < 300 : call.status === wanted;
+        if (!good)
+          problems.push(`block at ${current.where}: ${call.method} ${call.url} answered ${call.status}`);
       }
-      if (!session.stderr.includes('::end')) {
-        const last = session.stderr.trim().split('\n').at(-1);
-        problems.push(`the session stopped in the block at ${blocks[block]?.where}: ${last}`);
+      for (const suffix of current.expect.keys()) {
+        if (!seen.has(suffix)) problems.push(`block at ${current.where}: no call to …${suffix}`);
       }
-      if (session.code !== 0) problems.push(`the session ended with status ${session.code}`);
+    }
 
-      for (const [index, current] of blocks.entries()) {
-        if (current.skip !== null) continue;
-        const own = calls.filter((call) => call.block === index);
-        if (own.length === 0 && !commandBlocks.has(index))
-          problems.push(`block at ${current.where}: no call ran`);
-        const seen = new Set<string>();
-        for (const call of own) {
-          const path = new URL(call.url).pathname;
-          const suffix = [...current.expect.keys()].find((end) => path.endsWith(end));
-          const wanted = suffix === undefined ? undefined : current.expect.get(suffix);
-          if (suffix !== undefined) seen.add(suffix);
-          const good =
-            wanted === undefined ? call.status >= 200 && call.status < 300 : call.status === wanted;
-          if (!good)
-            problems.push(`block at ${current.where}: ${call.method} ${call.url} answered ${call.status}`);
-        }
-        for (const suffix of current.expect.keys()) {
-          if (!seen.has(suffix)) problems.push(`block at ${current.where}: no call to …${suffix}`);
-        }
-      }
+    // The documents leave the demo as they found it, usable: no switch left on (maintenance), no demo key spent.
+    const options = await http(server.port, 'GET', '/v1/api-external-system/help-desk-ticket-options', {
+      headers: { authorization: `Bearer ${keys['demo-ticket-key']}` },
+    });
+    if (options.status !== 200)
+      problems.push(`after the documents, the ticket API answers ${options.status}`);
+    const ping = await http(server.port, 'GET', '/v1/api-public/ping', {
+      headers: { authorization: `Bearer ${keys['demo-pos-key']}` },
+    });
+    if (ping.status !== 200) problems.push(`after the documents, the POS API answers ${ping.status}`);
 
-      // The documents leave the demo as they found it, usable: no switch left on (maintenance), no demo key spent.
-      const options = await http(server.port, 'GET', '/v1/api-external-system/help-desk-ticket-options', {
-        headers: { authorization: `Bearer ${keys['demo-ticket-key']}` },
-      });
-      if (options.status !== 200)
-        problems.push(`after the documents, the ticket API answers ${options.status}`);
-      const ping = await http(server.port, 'GET', '/v1/api-public/ping', {
-        headers: { authorization: `Bearer ${keys['demo-pos-key']}` },
-      });
-      if (ping.status !== 200) problems.push(`after the documents, the POS API answers ${ping.status}`);
-
-      expect(problems, report).toEqual([]);
-    }, 480_000);
-  },
-);
+    expect(problems, report).toEqual([]);
+  }, 480_000);
+});
