@@ -10,9 +10,10 @@ import {
 } from './support/process-database.js';
 import { http, startServer, type ServerProcess } from './support/server-process.js';
 
-// The README as a working manual: every `sh` block, top to bottom in one shell session, as a new user
-// pastes them, against a freshly started demo (a real server process). A block the test cannot run says
-// so in an HTML comment on the line before it, which the test reads:
+// The README and the guides of docs/ as working manuals: every `sh` block of them, document after document
+// and top to bottom in one shell session, as a new user pastes them, against a freshly started demo (a real
+// server process). A block the test cannot run says so in an HTML comment on the line before it, which the
+// test reads:
 //
 //   <!-- readme-test: skip (why) -->                       not run; the test lists it with its reason
 //   <!-- readme-test: KEY=demo-ticket-key -->              $KEY is the demo key the start printed
@@ -25,13 +26,20 @@ import { http, startServer, type ServerProcess } from './support/server-process.
 // started the server). The session runs in an ignored folder of the checkout, where `npx partner-gateway`
 // finds this package's command.
 
-const README = new URL('../README.md', import.meta.url);
+/** The documents whose examples run, in the order a reader meets them (docs/architecture.md says so). */
+const DOCUMENTS = [
+  'README.md',
+  'docs/getting-started.md',
+  'docs/back-office.md',
+  'docs/operations.md',
+  'docs/architecture.md',
+] as const;
 const SESSIONS = fileURLToPath(new URL('../test-results/readme-sessions', import.meta.url));
 
-/** One `sh` block of the README and what its comment says about it. */
+/** One `sh` block of a document and what its comment says about it. */
 interface ShellBlock {
-  /** 1-based line of the opening fence. */
-  line: number;
+  /** The document and the 1-based line of the opening fence: `docs/operations.md:287`. */
+  where: string;
   text: string;
   skip: string | null;
   key: 'demo-ticket-key' | 'demo-pos-key' | null;
@@ -39,8 +47,8 @@ interface ShellBlock {
   expect: ReadonlyMap<string, number>;
 }
 
-/** The `sh` blocks of a Markdown text, with their `readme-test` comments. */
-function shellBlocks(markdown: string): ShellBlock[] {
+/** The `sh` blocks of a Markdown document, with their `readme-test` comments. */
+function shellBlocks(document: string, markdown: string): ShellBlock[] {
   const lines = markdown.split('\n');
   const blocks: ShellBlock[] = [];
   for (let index = 0; index < lines.length; index += 1) {
@@ -63,9 +71,15 @@ function shellBlocks(markdown: string): ShellBlock[] {
       }
     }
     if (comment !== '' && skip === null && key === undefined && expectations.size === 0) {
-      throw new Error(`README line ${before + 1}: a readme-test comment this test cannot read: ${comment}`);
+      throw new Error(`${document}:${before + 1}: a readme-test comment this test cannot read: ${comment}`);
     }
-    blocks.push({ line: start + 1, text: body.join('\n'), skip, key: key ?? null, expect: expectations });
+    blocks.push({
+      where: `${document}:${start + 1}`,
+      text: body.join('\n'),
+      skip,
+      key: key ?? null,
+      expect: expectations,
+    });
   }
   return blocks;
 }
@@ -115,14 +129,17 @@ function runBash(
   });
 }
 
-const blocks = shellBlocks(readFileSync(README, 'utf8'));
+const blocks = DOCUMENTS.flatMap((document) =>
+  shellBlocks(document, readFileSync(new URL(`../${document}`, import.meta.url), 'utf8')),
+);
 
-it('the README has shell blocks, and every one the test does not run says why', () => {
+it('the README and the guides have shell blocks, and every one the test does not run says why', () => {
+  expect(blocks.filter((block) => block.where.startsWith('README.md:')).length).toBeGreaterThan(1);
   expect(blocks.length).toBeGreaterThan(5);
   for (const block of blocks) if (block.skip !== null) expect(block.skip.length).toBeGreaterThan(10);
 });
 
-describeEachProcessDatabase('README shell blocks, top to bottom, against a fresh demo', (kind) => {
+describeEachProcessDatabase('README and guides: shell blocks, top to bottom, on a fresh demo', (kind) => {
   let database: ProcessDatabase;
   let server: ServerProcess;
   let keys: Record<'demo-ticket-key' | 'demo-pos-key', string>;
@@ -152,11 +169,11 @@ describeEachProcessDatabase('README shell blocks, top to bottom, against a fresh
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('every block runs, every call answers what the README says', async () => {
+  it('every block runs, every call answers what its document says', async () => {
     const skipped = blocks.filter((block) => block.skip !== null);
     console.log(
-      `README blocks skipped (${skipped.length} of ${blocks.length}):\n` +
-        skipped.map((block) => `  line ${block.line}: ${block.skip}`).join('\n'),
+      `Blocks skipped (${skipped.length} of ${blocks.length}):\n` +
+        skipped.map((block) => `  ${block.where}: ${block.skip}`).join('\n'),
     );
     const ports = (text: string) =>
       text
@@ -197,11 +214,11 @@ describeEachProcessDatabase('README shell blocks, top to bottom, against a fresh
         calls.push({ block, status: Number(call[1]), method: call[2] ?? '', url: call[3] ?? '' });
       if (line.startsWith('::command ')) commandBlocks.add(block);
       if (line.startsWith('::curl-failed') || line.startsWith('::command-failed'))
-        problems.push(`block at line ${blocks[block]?.line}: ${line}`);
+        problems.push(`block at ${blocks[block]?.where}: ${line}`);
     }
     if (!session.stderr.includes('::end')) {
       const last = session.stderr.trim().split('\n').at(-1);
-      problems.push(`the session stopped in the block at line ${blocks[block]?.line}: ${last}`);
+      problems.push(`the session stopped in the block at ${blocks[block]?.where}: ${last}`);
     }
     if (session.code !== 0) problems.push(`the session ended with status ${session.code}`);
 
@@ -209,7 +226,7 @@ describeEachProcessDatabase('README shell blocks, top to bottom, against a fresh
       if (current.skip !== null) continue;
       const own = calls.filter((call) => call.block === index);
       if (own.length === 0 && !commandBlocks.has(index))
-        problems.push(`block at line ${current.line}: no call ran`);
+        problems.push(`block at ${current.where}: no call ran`);
       const seen = new Set<string>();
       for (const call of own) {
         const path = new URL(call.url).pathname;
@@ -218,22 +235,23 @@ describeEachProcessDatabase('README shell blocks, top to bottom, against a fresh
         if (suffix !== undefined) seen.add(suffix);
         const good = wanted === undefined ? call.status >= 200 && call.status < 300 : call.status === wanted;
         if (!good)
-          problems.push(`block at line ${current.line}: ${call.method} ${call.url} answered ${call.status}`);
+          problems.push(`block at ${current.where}: ${call.method} ${call.url} answered ${call.status}`);
       }
       for (const suffix of current.expect.keys()) {
-        if (!seen.has(suffix)) problems.push(`block at line ${current.line}: no call to …${suffix}`);
+        if (!seen.has(suffix)) problems.push(`block at ${current.where}: no call to …${suffix}`);
       }
     }
 
-    // The README leaves the demo as it found it, usable: no switch left on (maintenance), no demo key spent.
+    // The documents leave the demo as they found it, usable: no switch left on (maintenance), no demo key spent.
     const options = await http(server.port, 'GET', '/v1/api-external-system/help-desk-ticket-options', {
       headers: { authorization: `Bearer ${keys['demo-ticket-key']}` },
     });
-    if (options.status !== 200) problems.push(`after the README, the ticket API answers ${options.status}`);
+    if (options.status !== 200)
+      problems.push(`after the documents, the ticket API answers ${options.status}`);
     const ping = await http(server.port, 'GET', '/v1/api-public/ping', {
       headers: { authorization: `Bearer ${keys['demo-pos-key']}` },
     });
-    if (ping.status !== 200) problems.push(`after the README, the POS API answers ${ping.status}`);
+    if (ping.status !== 200) problems.push(`after the documents, the POS API answers ${ping.status}`);
 
     expect(problems, report).toEqual([]);
   }, 480_000);
