@@ -13,7 +13,7 @@ import { registerAccountPages } from './pages/accounts.js';
 import { registerCatalogPages } from './pages/catalog.js';
 import { registerDashboardPages } from './pages/dashboard.js';
 import { registerMaintenancePages } from './pages/maintenance.js';
-import { registerSystemPages } from './pages/systems.js';
+import { registerSystemPages } from './pages/systems/index.js';
 import { registerStaffPages } from './pages/staff.js';
 import { can } from './console-gate.js';
 import { CONSOLE_PREFIX } from './console-path.js';
