@@ -10,7 +10,7 @@ import type { SignInLimits } from '../identity/sign-in-limit.js';
 import { firstOperatorInput } from '../staff/staff-user-input.js';
 import { consoleAssets } from './console-assets.js';
 import { registerAccountPages } from './pages/accounts.js';
-import { registerCatalogPages } from './pages/catalog.js';
+import { registerCatalogPages } from './pages/catalog/index.js';
 import { registerDashboardPages } from './pages/dashboard.js';
 import { registerMaintenancePages } from './pages/maintenance.js';
 import { registerSystemPages } from './pages/systems/index.js';
