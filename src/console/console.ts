@@ -14,7 +14,7 @@ import { registerCatalogPages } from './pages/catalog/index.js';
 import { registerDashboardPages } from './pages/dashboard.js';
 import { registerMaintenancePages } from './pages/maintenance.js';
 import { registerSystemPages } from './pages/systems/index.js';
-import { registerStaffPages } from './pages/staff.js';
+import { registerStaffPages } from './pages/staff/index.js';
 import { can } from './console-gate.js';
 import { CONSOLE_PREFIX } from './console-path.js';
 import { consoleKit, staffActor, type ConsoleKit, type ConsoleStaff } from './console-kit.js';
