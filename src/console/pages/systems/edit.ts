@@ -11,7 +11,8 @@ import { identifierOf, systemUrl, targetOf, type Params } from './system-paths.j
 // A system's settings (the operator), never its keys (GET, POST /console/systems/:identifier/edit).
 
 export function registerEditSystemPages(kit: ConsoleKit): void {
-  const { systems, catalog } = kit.services;
+  const { systems } = kit.services;
+  const systemForm = systemFormView(kit);
 
   const editPage = async (
     request: FastifyRequest,
@@ -30,7 +31,7 @@ export function registerEditSystemPages(kit: ConsoleKit): void {
       </p>
       <h1>${title}</h1>
       <p>${t('sysEditIntro', { identifier: system.identifier })}</p>
-      ${systemFormView(ctx, await catalog.listEntries('hd_categories'), {
+      ${await systemForm(ctx, {
         action: systemUrl(system.identifier, '/edit'),
         form,
         errors,

@@ -13,7 +13,8 @@ import { onceTexts } from './system-views.js';
 // A new system (the operator): its settings, then its first key shown once (GET, POST /console/systems/new).
 
 export function registerNewSystemPage(kit: ConsoleKit): void {
-  const { systems, catalog } = kit.services;
+  const { systems } = kit.services;
+  const systemForm = systemFormView(kit);
 
   const createPage = async (
     request: FastifyRequest,
@@ -27,7 +28,7 @@ export function registerNewSystemPage(kit: ConsoleKit): void {
     const body = html`<p class="crumbs"><a href="${CONSOLE_PREFIX}/systems">${t('sysTitle')}</a></p>
       <h1>${t('sysCreateTitle')}</h1>
       <p>${t('sysCreateIntro')}</p>
-      ${systemFormView(ctx, await catalog.listEntries('hd_categories'), {
+      ${await systemForm(ctx, {
         action: `${CONSOLE_PREFIX}/systems/new`,
         form,
         errors,
