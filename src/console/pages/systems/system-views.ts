@@ -63,12 +63,11 @@ export function namesById(entries: readonly CatalogEntry[]): Map<number, string>
   return new Map(entries.map((entry) => [Number(entry.id), String(entry.name)]));
 }
 
-/** A catalog's names by id: the help desk's categories or priorities, as the pages name them. */
+/** The help desk's categories by id, as the pages name them. */
 export async function categoryNames(
   catalog: Pick<CatalogService, 'listEntries'>,
-  collection: 'hd_categories' | 'hd_priorities' = 'hd_categories',
 ): Promise<Map<number, string>> {
-  return namesById(await catalog.listEntries(collection));
+  return namesById(await catalog.listEntries('hd_categories'));
 }
 
 /** The words around a key shown once. */
