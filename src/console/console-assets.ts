@@ -1,5 +1,5 @@
 import type { FaceAssets } from '../web/face.js';
-import { RECEIPTS_UPLOAD_SCRIPT } from './pages/accounts-receipts.js';
+import { RECEIPTS_UPLOAD_SCRIPT } from './pages/accounts/receipts.js';
 import { DASHBOARD_SCRIPT } from './pages/dashboard.js';
 import { chartAsset, webAsset } from '../web/web-assets.js';
 import { COPY_BUTTON_SCRIPT } from '../web/web-script.js';

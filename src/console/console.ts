@@ -9,12 +9,12 @@ import { csrfField } from '../web/layout.js';
 import type { SignInLimits } from '../identity/sign-in-limit.js';
 import { firstOperatorInput } from '../staff/staff-user-input.js';
 import { consoleAssets } from './console-assets.js';
-import { registerAccountPages } from './pages/accounts.js';
-import { registerCatalogPages } from './pages/catalog.js';
+import { registerAccountPages } from './pages/accounts/index.js';
+import { registerCatalogPages } from './pages/catalog/index.js';
 import { registerDashboardPages } from './pages/dashboard.js';
 import { registerMaintenancePages } from './pages/maintenance.js';
-import { registerSystemPages } from './pages/systems.js';
-import { registerStaffPages } from './pages/staff.js';
+import { registerSystemPages } from './pages/systems/index.js';
+import { registerStaffPages } from './pages/staff/index.js';
 import { can } from './console-gate.js';
 import { CONSOLE_PREFIX } from './console-path.js';
 import { consoleKit, staffActor, type ConsoleKit, type ConsoleStaff } from './console-kit.js';
@@ -25,7 +25,8 @@ import type { FaceContext } from '../web/face.js';
 // the operator and support staff at work in a browser, on the merchant panel's web stack (src/web/) and
 // the same service layer as the admin API. Every route declares the ability it needs (console-gate.ts);
 // every change goes to the audit trail with the staff user. The route table of the console is the list
-// of page modules below; each module's file starts with its own routes.
+// of page modules below; each module's file (a face's index.ts) starts with its own routes, and its
+// folder has a file a page.
 
 /** What the console is built from. */
 export interface ConsoleDeps {

@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../web/i18n.js';
 
-// The merchant pages' texts (src/console/pages/accounts*.ts): accounts, their keys and history, the
+// The merchant pages' texts (src/console/pages/accounts/): accounts, their keys and history, the
 // revocation, refusals, places, events, panel users and the receipts upload.
 
 const en = {

@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../web/i18n.js';
 
-// The texts of the help-desk catalog's pages and of the maintenance switch (src/console/pages/catalog.ts,
+// The texts of the help-desk catalog's pages and of the maintenance switch (src/console/pages/catalog/,
 // src/console/pages/maintenance.ts). The limits the hints state are the schemas' (catalog-input.ts,
 // maintenance-input.ts), which check every form; the schemas' own messages name what is wrong.
 

@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../web/i18n.js';
 
-// The texts of the staff users' pages and of the back-office action log (src/console/pages/staff.ts).
+// The texts of the staff users' pages and of the back-office action log (src/console/pages/staff/).
 // Each ability of the gate table (console-gate.ts) has a phrase here, from which the new user form says
 // what each role may do: the sentence cannot drift from what the gate lets through.
 

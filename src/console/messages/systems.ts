@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../web/i18n.js';
 
-// The partner systems' texts (src/console/pages/systems.ts).
+// The partner systems' texts (src/console/pages/systems/).
 
 const en = {
   sysTitle: 'Partner systems',

@@ -1,23 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Problem } from '../../errors/problem.js';
-import type { PosAccount } from '../../pos/places/account-repository.js';
-import { userInviteInput } from '../../pos/users/merchant-user-service.js';
-import { formText } from '../../web/face.js';
+import { Problem } from '../../../errors/problem.js';
+import type { PosAccount } from '../../../pos/places/account-repository.js';
+import { userInviteInput } from '../../../pos/users/merchant-user-service.js';
+import { formText } from '../../../web/face.js';
 import {
   errorSummary,
   problemFormErrors,
   textField,
   zodFormErrors,
   type FormErrors,
-} from '../../web/form.js';
-import { html } from '../../web/html.js';
-import { csrfField } from '../../web/layout.js';
-import type { ConsoleKit, StaffContext } from '../console-kit.js';
-import { CONSOLE_PREFIX } from '../console-path.js';
+} from '../../../web/form.js';
+import { html } from '../../../web/html.js';
+import { csrfField } from '../../../web/layout.js';
+import type { ConsoleKit, StaffContext } from '../../console-kit.js';
+import { CONSOLE_PREFIX } from '../../console-path.js';
 import { accountHref, accountPath, instantText } from './accounts-view.js';
 
 // The people of a merchant account who sign in to the merchant panel, for the operator (routes:
-// accounts.ts): the list (active, or invited and not yet accepted) and the invitation, through the same
+// index.ts): the list (active, or invited and not yet accepted) and the invitation, through the same
 // service as the admin API's POST users: the e-mail with its one-time link goes out through the outbox,
 // and the change is recorded in the back-office log as `inviteMerchantUser`. The link is never shown.
 

@@ -1,14 +1,14 @@
-import type { KeyAuditEvent } from '../../audit/key-audit-repository.js';
-import type { PosKey } from '../../pos/keys/merchant-key.js';
-import { formatInstant } from '../../web/format.js';
-import { html, type SafeHtml } from '../../web/html.js';
-import type { Locale, Translate } from '../../web/i18n.js';
-import { KEY_EVENT_MESSAGES } from '../../web/key-events.js';
-import { actorWithChannel } from '../actor-text.js';
-import type { ConsoleMessage } from '../console-messages.js';
-import { CONSOLE_PREFIX } from '../console-path.js';
+import type { KeyAuditEvent } from '../../../audit/key-audit-repository.js';
+import type { PosKey } from '../../../pos/keys/merchant-key.js';
+import { formatInstant } from '../../../web/format.js';
+import { html, type SafeHtml } from '../../../web/html.js';
+import type { Locale, Translate } from '../../../web/i18n.js';
+import { KEY_EVENT_MESSAGES } from '../../../web/key-events.js';
+import { actorWithChannel } from '../../actor-text.js';
+import type { ConsoleMessage } from '../../console-messages.js';
+import { CONSOLE_PREFIX } from '../../console-path.js';
 
-// What the merchant pages of the console (accounts*.ts) show alike: where an account's pages are, a
+// What the merchant pages of the console (this folder) show alike: where an account's pages are, a
 // key's state, permissions, places and last use, who acted in a key's history and what they noted, and
 // an instant written in the console's time (UTC-03:00, as the panel writes it).
 
@@ -146,3 +146,16 @@ export function activeBadge(t: T, active: boolean | null): SafeHtml {
     >${t(active ? 'active' : 'inactive')}</span
   >`;
 }
+
+/** The route parameters of an account's pages. */
+export interface AccountParams {
+  Params: { account: string };
+}
+
+/** The route parameters of a key's pages. */
+export interface KeyParams {
+  Params: { account: string; id: string };
+}
+
+/** Active keys count against the account's limit: not revoked and not expired (a paused key counts). */
+export const counts = (key: PosKey) => key.state === 'active' || key.state === 'paused';

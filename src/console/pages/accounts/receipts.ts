@@ -1,17 +1,17 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { Problem } from '../../errors/problem.js';
-import { withDeadlines } from '../../http/body-deadline.js';
-import { sendProblem } from '../../http/send-problem.js';
-import { RECEIPTS_PER_CALL } from '../../pos/receipts/receipt-input.js';
-import { formatCount } from '../../web/format.js';
-import { html } from '../../web/html.js';
-import type { ConsoleKit } from '../console-kit.js';
-import { CONSOLE_PREFIX } from '../console-path.js';
+import { Problem } from '../../../errors/problem.js';
+import { withDeadlines } from '../../../http/body-deadline.js';
+import { sendProblem } from '../../../http/send-problem.js';
+import { RECEIPTS_PER_CALL } from '../../../pos/receipts/receipt-input.js';
+import { formatCount } from '../../../web/format.js';
+import { html } from '../../../web/html.js';
+import type { ConsoleKit } from '../../console-kit.js';
+import { CONSOLE_PREFIX } from '../../console-path.js';
 import { accountHref } from './accounts-view.js';
 
 // Receipts from a file, for the operator (issue 14: "receipts ingestion from a file with progress";
-// routes: accounts.ts). The page's script sends the chosen file as the request's body, as the admin
+// routes: index.ts). The page's script sends the chosen file as the request's body, as the admin
 // API's upload takes it (NDJSON, one receipt a line, or a JSON document {"receipts": [...]}), and shows
 // how much was sent; the route streams the body into the same receipts service as the admin API's
 // POST receipts, which stores the whole file or nothing, and answers JSON: the counts, or the admin
