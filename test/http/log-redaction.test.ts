@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { logSerializers, redactKeys } from '../../src/http/logger-options.js';
+import { logSerializers, redactKeys } from '../../src/observability/logger-options.js';
 import { dialects, testApp, type TestApp } from '../helper.js';
 import { seedPos } from '../pos/fixtures.js';
 

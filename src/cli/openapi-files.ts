@@ -1,7 +1,7 @@
 import { adminRoutes } from '../admin/admin-routes.js';
-import { adminDocument } from './admin-document.js';
-import { helpDeskDocument } from './help-desk-document.js';
-import { posDocument } from './pos-document.js';
+import { adminDocument } from '../admin/admin-document.js';
+import { helpDeskDocument } from '../openapi/help-desk-document.js';
+import { posDocument } from '../openapi/pos-document.js';
 
 // The three documents as the repository keeps them under openapi/ (`npm run openapi` writes them; a
 // test fails when the committed files differ from what the route tables generate).
