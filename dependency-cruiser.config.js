@@ -79,6 +79,21 @@ export default {
       to: { path: '^src/(web|panel|console|admin|docs|cli)/|^src/(app|server|services)\\.ts$' },
     },
     {
+      name: 'shared-layers',
+      severity: 'error',
+      comment:
+        'The shared modules stack without folder loops: observability (what a request was, metrics, log options) under the HTTP edge, and both under the lifecycle (shutdown, readiness).',
+      from: { path: '^src/observability/' },
+      to: { path: '^src/(http|lifecycle)/' },
+    },
+    {
+      name: 'http-below-lifecycle',
+      severity: 'error',
+      comment: 'The HTTP edge is used by the closing guard, so it does not reach back into the lifecycle.',
+      from: { path: '^src/http/' },
+      to: { path: '^src/lifecycle/' },
+    },
+    {
       name: 'identity-serves-both',
       severity: 'error',
       comment:

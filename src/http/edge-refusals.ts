@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { closeLingering, isLingering, LINGERING_CLOSE } from './lingering-close.js';
 import { canAnswerOn, rawProblemResponse } from './raw-problem.js';
 import { sendProblem } from './send-problem.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_API, CONSOLE_PAGES, isUnder, publicEntryOf } from '../lib/api-registry.js';
-import { redactKeys } from './logger-options.js';
-import type { Metrics } from '../metrics.js';
+import { redactKeys } from '../lib/redact-keys.js';
+import type { Metrics } from './metrics.js';
 import type { RefusalLog } from './refusal-log.js';
 import type { Traffic } from './traffic.js';
 import { factsOf, type ApiName } from './request-facts.js';
