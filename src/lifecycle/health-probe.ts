@@ -1,9 +1,10 @@
-import { withoutPasswords, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { withoutPasswords } from '../config/config-error.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
-import { askDatabase, isDraining } from '../readiness.js';
+import { askDatabase, isDraining } from './readiness.js';
 
 // The health of the process's dependencies for the back-office console's dashboard (issue 14: "database
 // and Redis health"): the same questions as GET /readyz (readiness.ts), each timed, each given a short
