@@ -7,7 +7,7 @@ import { posDocument } from '../openapi/pos-document.js';
 // test fails when the committed files differ from what the route tables generate).
 
 /** `{base_url}` of the committed files: the default PUBLIC_BASE_URL. A running service serves its own. */
-export const COMMITTED_BASE_URL = 'http://localhost:8080';
+const COMMITTED_BASE_URL = 'http://localhost:8080';
 
 /** Each committed file's path under the repository, and its text. */
 export function openApiFiles(): Record<string, string> {

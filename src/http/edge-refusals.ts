@@ -41,7 +41,7 @@ export function refusedAtEdge(request: FastifyRequest): boolean {
 }
 
 /** The problem for an error of Node's HTTP server about a request it could not take. */
-export function clientErrorProblem(error: ClientError): Problem {
+function clientErrorProblem(error: ClientError): Problem {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return Problem.of('request_timeout');

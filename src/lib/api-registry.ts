@@ -59,7 +59,7 @@ export const CONSOLE_PAGES = {
 export const API_REGISTRY = [TICKET_API, POS_API, DOCS_PAGES, ADMIN_API, CONSOLE_PAGES] as const;
 
 /** The public APIs, whose paths under any version get the APIs' JSON 404 rather than a page. */
-export const PUBLIC_APIS = [TICKET_API, POS_API] as const;
+const PUBLIC_APIS = [TICKET_API, POS_API] as const;
 
 /** Whether a request path (without its query) belongs to the entry. */
 export function isUnder(entry: ApiEntry, path: string): boolean {

@@ -19,7 +19,7 @@ export const HEALTH_PROBE_TIMEOUT_MS = 1000;
 const MAX_ERROR_LENGTH = 300;
 
 /** Whether the database answered. */
-export interface DatabaseHealth {
+interface DatabaseHealth {
   ok: boolean;
   /** Time to the answer, the failure or the time limit (ms, to a tenth). */
   latencyMs: number;
@@ -32,7 +32,7 @@ export interface DatabaseHealth {
  * Whether Redis, the fleet's shared store of limits, answered. Without `REDIS_URL` there is none: limits
  * are counted in this process.
  */
-export type RedisHealth =
+type RedisHealth =
   | { configured: false }
   | {
       configured: true;

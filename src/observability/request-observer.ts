@@ -84,5 +84,3 @@ export function createRequestObserver(deps: {
     );
   };
 }
-
-export type RequestObserver = ReturnType<typeof createRequestObserver>;

@@ -51,7 +51,7 @@ export interface ClientOptions {
 }
 
 /** One request, as the clients describe it. */
-export interface ApiRequest {
+interface ApiRequest {
   method: 'GET' | 'POST' | 'OPTIONS';
   /** The path from the base URL, e.g. `/v1/api-public/ping`. */
   path: string;
