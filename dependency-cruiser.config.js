@@ -1,4 +1,5 @@
-// The shape of src/, checked by `npm run lint` (dependency-cruiser). Each rule says why it exists.
+// The shape of src/ and of the client package, checked by `npm run lint` (dependency-cruiser). Each rule
+// says why it exists.
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
@@ -56,6 +57,65 @@ export default {
         'The outbox and its sender carry any domain’s messages (keys today, invitations later): they import no domain and no face.',
       from: { path: '^src/mail/' },
       to: { path: '^src/(helpdesk|pos|admin)/|^src/(app|server|services)\\.ts' },
+    },
+    {
+      name: 'shared-below-domains',
+      severity: 'error',
+      comment:
+        'The shared modules (HTTP edge, lifecycle, observability, storage, limits, errors, lib, fleet notices) serve every API, so they import no domain: the app pairs each domain’s part (a closing refusal) with the API registry.',
+      from: {
+        path: '^src/(http|lifecycle|observability|lib|db|rate-limit|errors|fleet)/|^src/metrics\\.ts$',
+      },
+      to: { path: '^src/(helpdesk|pos|staff|identity)/' },
+    },
+    {
+      name: 'shared-below-faces',
+      severity: 'error',
+      comment:
+        'Nor do they import a face: the panel, the console, the admin API, the web kit, the docs pages and the CLI sit on top of them.',
+      from: {
+        path: '^src/(http|lifecycle|observability|lib|db|rate-limit|errors|fleet|identity)/|^src/metrics\\.ts$',
+      },
+      to: { path: '^src/(web|panel|console|admin|docs|cli)/|^src/(app|server|services)\\.ts$' },
+    },
+    {
+      name: 'shared-layers',
+      severity: 'error',
+      comment:
+        'The shared modules stack without folder loops: observability (what a request was, metrics, log options) under the HTTP edge, and both under the lifecycle (shutdown, readiness).',
+      from: { path: '^src/observability/' },
+      to: { path: '^src/(http|lifecycle)/' },
+    },
+    {
+      name: 'http-below-lifecycle',
+      severity: 'error',
+      comment: 'The HTTP edge is used by the closing guard, so it does not reach back into the lifecycle.',
+      from: { path: '^src/http/' },
+      to: { path: '^src/lifecycle/' },
+    },
+    {
+      name: 'identity-serves-both',
+      severity: 'error',
+      comment:
+        'Passwords, one-time links, sessions and sign-in limits serve merchant users and staff users alike: identity imports neither side.',
+      from: { path: '^src/identity/' },
+      to: { path: '^src/(helpdesk|pos|staff)/' },
+    },
+    {
+      name: 'web-kit-without-domains',
+      severity: 'error',
+      comment:
+        'The web kit (page, forms, tables, CSRF, sign-in) is shared by the panel and the console and knows no domain: a face reaches a domain through the services it is handed (`Services`), not through the kit.',
+      from: { path: '^src/web/' },
+      to: { path: '^src/(helpdesk|pos|staff|panel|console|admin)/|^src/(app|server)\\.ts$' },
+    },
+    {
+      name: 'client-stands-alone',
+      severity: 'error',
+      comment:
+        'The client package is published on its own, with no dependency but fetch: it imports nothing of the service, only its generated types.',
+      from: { path: '^packages/client/src/' },
+      to: { path: '^(src|test|bench|scripts)/' },
     },
     {
       name: 'no-test-code-in-src',

@@ -1,6 +1,6 @@
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
-import { createMetrics } from '../src/metrics.js';
+import { createMetrics } from '../src/observability/metrics.js';
 import { API_NAMES } from '../src/observability/request-facts.js';
 import { createTraffic } from '../src/observability/traffic.js';
 

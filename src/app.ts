@@ -9,24 +9,25 @@ import { createAdminApi } from './admin/admin-api.js';
 import type { Config } from './config.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { createTicketApiHandler } from './helpdesk/ticket-api.js';
-import { TICKET_API_PREFIX } from './helpdesk/ticket-routes.js';
+import { ticketClosingRefusal } from './helpdesk/ticket-closing-refusal.js';
 import { Problem } from './errors/problem.js';
 import { isClientGone } from './http/client-gone.js';
 import { limitConnectionsPerIp } from './http/connection-limit.js';
 import { refusedAtEdge } from './http/edge-refusals.js';
 import { edgeOptions, installEdge } from './http/listener-edge.js';
 import { sendProblem } from './http/send-problem.js';
-import { loggerOptions } from './http/logger-options.js';
+import { loggerOptions } from './observability/logger-options.js';
 import { originForm } from './http/request-target.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { guardClosing } from './lifecycle/closing-guard.js';
-import { publicClosingRefusal } from './lifecycle/closing-refusals.js';
+import { refusalByApi } from './lifecycle/closing-refusals.js';
+import { API_LOOKING_PATH, POS_API, TICKET_API, isUnder } from './lib/api-registry.js';
 import { OneLinePerRequest } from './observability/request-log-controller.js';
 import { createRequestObserver } from './observability/request-observer.js';
 import { registerPanel } from './panel/panel-routes.js';
 import { registerConsole } from './console/console.js';
 import { createPosApiHandler } from './pos/api/pos-api.js';
-import { POS_API_PREFIX } from './pos/api/pos-routes.js';
+import { posClosingRefusal } from './pos/api/pos-closing-refusal.js';
 import type { Services } from './services.js';
 import { answerFrameworkErrorOnFace } from './web/face-refusals.js';
 
@@ -47,9 +48,6 @@ export interface App {
   /** Closes both instances and the services' rate-limit store (not the database, which the caller opened). */
   close(): Promise<void>;
 }
-
-/** Paths that look like one of the public APIs under another or no version get the JSON 404. */
-const API_LOOKING_PATH = /^\/(?:v[^/]*\/)?(?:api-external-system|api-public)\//;
 
 const HTML_NOT_FOUND =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not Found</title></head>' +
@@ -91,6 +89,11 @@ export function buildApp(config: Config, deps: AppDeps): App {
       request.log.info({ err: error }, 'request refused by the framework');
     },
   });
+  // Each public API answers its own 503 while the process closes; elsewhere a plain one.
+  const publicClosingRefusal = refusalByApi([
+    { api: TICKET_API, refuse: ticketClosingRefusal },
+    { api: POS_API, refuse: posClosingRefusal },
+  ]);
   const closing = guardClosing(publicApp, { lifecycle: services.lifecycle, refusal: publicClosingRefusal });
   installEdge(publicApp, publicEdge);
   limitConnectionsPerIp(publicApp.server, {
@@ -125,16 +128,16 @@ export function buildApp(config: Config, deps: AppDeps): App {
 
   const answerNotFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = pathOf(request);
-    if (path.startsWith(TICKET_API_PREFIX)) return ticketApi(request, reply);
-    if (path.startsWith(POS_API_PREFIX)) return posApi(request, reply);
+    if (isUnder(TICKET_API, path)) return ticketApi(request, reply);
+    if (isUnder(POS_API, path)) return posApi(request, reply);
     if (API_LOOKING_PATH.test(path)) {
       return sendProblem(reply.header('x-request-id', request.id), Problem.of('not_found'));
     }
     return reply.code(404).type('text/html; charset=utf-8').send(HTML_NOT_FOUND);
   };
 
-  publicApp.all(`${TICKET_API_PREFIX}*`, ticketApi);
-  publicApp.all(`${POS_API_PREFIX}*`, posApi);
+  publicApp.all(`${TICKET_API.prefix}*`, ticketApi);
+  publicApp.all(`${POS_API.prefix}*`, posApi);
   publicApp.setNotFoundHandler(closing.track(answerNotFound));
   registerDocs(publicApp, {
     limits: services.limits,

@@ -1,9 +1,18 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
-import { z } from 'zod';
+import { createHmac } from 'node:crypto';
+import type { z } from 'zod';
+import { ConfigError, withValue, type ConfigProblem } from './config/config-error.js';
+import { environmentSchema as schema } from './config/environment-schema.js';
+import {
+  localAdminUrl,
+  parseDatabaseUrl,
+  parseReadReplicaUrl,
+  parseTrustProxy,
+  randomSecret,
+  type DatabaseTarget,
+} from './config/variables.js';
 
-/** Which database the service stores in, decided from `DATABASE_URL`. */
-export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export { ConfigError } from './config/config-error.js';
+export type { DatabaseTarget } from './config/variables.js';
 
 /** How the listeners treat connections and slow clients: the HTTP edge of both listeners. */
 export interface HttpEdgeConfig {
@@ -113,179 +122,8 @@ export interface RetentionConfig {
   readonly outboxMs: number;
 }
 
-/** One variable the service cannot start with, and what to do about it. */
-export interface ConfigProblem {
-  readonly variable: string;
-  /** What is wrong, followed (for a variable that is not a secret) by the value received. */
-  readonly message: string;
-}
-
-/**
- * Thrown when variables have values the service cannot start with. It names every one of them at once
- * (`problems`, in the order of the Configuration list), and never a secret's value: tokens and secrets
- * are not shown, URLs are shown without their password and query.
- */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  readonly problems: readonly ConfigProblem[];
-
-  constructor(problems: ConfigProblem | readonly ConfigProblem[]) {
-    const list: readonly ConfigProblem[] = 'variable' in problems ? [problems] : problems;
-    super(list.map((problem) => `${problem.variable}: ${problem.message}`).join('; '));
-    this.problems = Object.freeze([...list]);
-  }
-}
-
-/** A variable whose value is a credential as a whole: never shown. */
-const SECRET_NAME = /(?:TOKEN|SECRET|PASSWORD|PASSPHRASE|_KEY)$/;
-
-/**
- * The value of `variable` as an error message may show it: nothing for a secret, a URL without its
- * password and query (`postgres://gateway:***@db/gateway`), anything else cut to 80 characters.
- */
-export function shownValue(variable: string, value: string): string | null {
-  if (SECRET_NAME.test(variable)) return null;
-  if (variable.endsWith('_URL')) {
-    return value
-      .replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, maskPassword)
-      .replace(/[?#].*$/s, (rest) => (rest === '' ? '' : '?…'))
-      .slice(0, 80);
-  }
-  return value.slice(0, 80);
-}
-
-/** A URL's scheme and user information with the password replaced by `***`. */
-function maskPassword(_: string, scheme: string, userinfo: string): string {
-  const colon = userinfo.indexOf(':');
-  return `${scheme}${colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:***`}@`;
-}
-
-/**
- * A free text (a driver's error message) with the password of every URL in it replaced by `***`, as
- * `shownValue` shows a URL; a URL ends at a space.
- */
-export function withoutPasswords(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)([^@/?#\s]*)@/gi, maskPassword);
-}
-
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
-
-const port = integer(0, 65535);
-
-const nonEmpty = z.string().min(1, 'must not be empty');
-
-const schema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: port.default(8080),
-  HOST: nonEmpty.default('0.0.0.0'),
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  DATABASE_URL: nonEmpty.default('file:./data/service.sqlite'),
-  DATABASE_READ_URL: nonEmpty.optional(),
-  DATABASE_TIMEOUT_MS: integer(100, 600_000).default(5000),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-  REDIS_KEY_PREFIX: z
-    .string()
-    .regex(/^[\x21-\x7e]{1,64}$/, 'must be 1 to 64 printable ASCII characters without spaces')
-    .default('gw:'),
-  REDIS_TIMEOUT_MS: integer(10, 60_000).default(500),
-  ADMIN_HOST: nonEmpty.default('127.0.0.1'),
-  ADMIN_PORT: port.default(8081),
-  ADMIN_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  SUPPORT_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  TRUST_PROXY: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DEMO: z.enum(['true', 'false']).optional(),
-  POS_ROTATION_GRACE_SECONDS: integer(0, 365 * 86400).default(86400),
-  POS_SALES_QUERY_TIMEOUT_MS: integer(1, 600_000).default(15000),
-  POS_EVENTS_QUERY_TIMEOUT_MS: integer(1, 600_000).default(3000),
-  IP_BLOCK_THRESHOLD: integer(1, 1_000_000).default(20),
-  SHUTDOWN_DRAIN_MS: integer(0, 600_000).default(10_000),
-  SHUTDOWN_TIMEOUT_MS: integer(100, 600_000).default(20_000),
-  HTTP_HEADERS_TIMEOUT_MS: integer(10, 600_000).default(10_000),
-  HTTP_REQUEST_TIMEOUT_MS: integer(10, 3_600_000).default(30_000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(10, 600_000).default(5000),
-  HTTP_IDLE_TIMEOUT_MS: integer(10, 3_600_000).default(60_000),
-  MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(256),
-  UPLOAD_IDLE_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
-  UPLOAD_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
-  UPLOAD_WRITE_TIMEOUT_MS: integer(100, 86_400_000).default(900_000),
-  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
-  MAIL_FROM: z
-    .string()
-    .regex(
-      /^(?:[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/,
-      'must be an address, or a name and <address>',
-    )
-    .default('Partner Gateway <no-reply@localhost>'),
-  PANEL: z.enum(['true', 'false']).default('true'),
-  CONSOLE: z.enum(['true', 'false']).default('true'),
-  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  RETENTION_SESSION_HOURS: integer(0, 8760).default(1),
-  RETENTION_TRAFFIC_DAYS: integer(1, 3650).default(2),
-  RETENTION_OUTBOX_DAYS: integer(1, 3650).default(30),
-});
-
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-
-function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
-  if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    throw new ConfigError({
-      variable,
-      message: withValue(variable, 'must be postgres://…, file:PATH or a plain path', value),
-    });
-  }
-  const path = value.startsWith('file:') ? value.slice('file:'.length) : value;
-  if (path === '') throw new ConfigError({ variable, message: 'file: needs a path' });
-  return { kind: 'sqlite', path };
-}
-
-function parseReadReplicaUrl(primary: string, replica: string | undefined): DatabaseTarget | null {
-  if (replica === undefined) return null;
-  const target = Object.freeze(parseDatabaseUrl(replica, 'DATABASE_READ_URL'));
-  if (target.kind !== 'postgres' || !/^postgres(ql)?:\/\//.test(primary)) {
-    throw new ConfigError({
-      variable: 'DATABASE_READ_URL',
-      message: 'a read replica needs PostgreSQL in both DATABASE_URL and DATABASE_READ_URL',
-    });
-  }
-  return target;
-}
-
-function parseTrustProxy(value: string | undefined): string[] {
-  if (value === undefined || value.trim() === '') return [];
-  const entries = value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  for (const entry of entries) {
-    const [address = '', bits, extra] = entry.split('/');
-    const family = isIP(address);
-    const maxBits = family === 6 ? 128 : 32;
-    const badBits = bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > maxBits);
-    if (family === 0 || badBits || extra !== undefined) {
-      throw new ConfigError({
-        variable: 'TRUST_PROXY',
-        message: `"${entry.slice(0, 80)}" is not an IP address or CIDR block`,
-      });
-    }
-  }
-  return entries;
-}
-
-/** `message`, followed by the value received when it may be shown. */
-function withValue(variable: string, message: string, received: string | undefined): string {
-  const shown = received === undefined ? null : shownValue(variable, received);
-  return shown === null ? message : `${message} (got "${shown}")`;
-}
 
 /** The variables in the order of the schema (the Configuration list), then any other. */
 const VARIABLE_ORDER: readonly string[] = Object.keys(schema.shape);
@@ -376,7 +214,18 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   ) {
     throw new ConfigError(problems.sort((x, y) => orderOf(x.variable) - orderOf(y.variable)));
   }
-  const e = parsed.data;
+  return configOf(parsed.data, { database, databaseRead, trustProxy, cursorSecret, sessionSecret });
+}
+
+/** The values that need more than the schema, each checked on its own in `loadConfig`. */
+type DerivedValues = Pick<
+  Config,
+  'database' | 'databaseRead' | 'trustProxy' | 'cursorSecret' | 'sessionSecret'
+>;
+
+/** The frozen Config from the parsed variables and the derived values. */
+function configOf(e: z.output<typeof schema>, derived: DerivedValues): Config {
+  const { database, databaseRead, trustProxy, cursorSecret, sessionSecret } = derived;
   const config: Config = {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -425,27 +274,4 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     }),
   };
   return Object.freeze(config);
-}
-
-/**
- * The admin listener on this machine: its host, or the loopback address when it listens on every
- * address (`0.0.0.0`, `::`), which a link cannot name.
- */
-function localAdminUrl(host: string, port: number): string {
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-}
-
-function randomSecret(production: boolean, fleet: boolean, variable: 'CURSOR_SECRET'): string {
-  // Cursors (and the panel's session cookies, whose key derives from it) signed with a per-process secret
-  // stop working after a restart and differ between processes of a fleet; production, and every process
-  // of a fleet, must set the secret.
-  if (production) throw new ConfigError({ variable, message: 'must be set in production' });
-  if (fleet) {
-    throw new ConfigError({
-      variable,
-      message: 'must be set when REDIS_URL is (every process of a fleet signs with the same secret)',
-    });
-  }
-  return randomBytes(32).toString('base64url');
 }

@@ -15,7 +15,7 @@ import { UPLOADS_WRITING_AT_ONCE } from './pos/receipts/receipt-ingestion.js';
 import { connectRedisFleetNotices } from './fleet/redis-fleet-notices.js';
 import { createServices } from './services.js';
 import { createShutdown } from './lifecycle/shutdown.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics } from './observability/metrics.js';
 import { createLogger } from './observability/logger.js';
 import { httpsOnlyStartWarning } from './web/https-only.js';
 import { StartFailure, databaseFailure, listenFailure, redisUnreachable } from './start-failure.js';

@@ -21,7 +21,7 @@ import {
 } from './mail/mail-sender.js';
 import type { MailTransport } from './mail/mail-transport.js';
 import { createSmtpMailTransport } from './mail/smtp-transport.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
 import { bucketSalesReader } from './pos/sales/bucket-sales-reader.js';
 import { sweepMerchantKeyTimeEvents } from './pos/keys/key-time-events.js';
 import { createMerchantKeyService, type MerchantKeyService } from './pos/keys/merchant-key-service.js';
@@ -36,10 +36,10 @@ import { createIpBlock, type IpBlock } from './rate-limit/ip-block.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { measuredStore } from './rate-limit/measured-store.js';
-import { createHealthProbe, type HealthProbe } from './observability/health-probe.js';
+import { createHealthProbe, type HealthProbe } from './lifecycle/health-probe.js';
 import { createRefusalLog, type RefusalLog } from './observability/refusal-log.js';
 import { createTraffic, type Traffic } from './observability/traffic.js';
-import { createReadiness, type Readiness } from './readiness.js';
+import { createReadiness, type Readiness } from './lifecycle/readiness.js';
 import { createRetentionSweeper, type RetentionSweeper } from './retention/retention-sweeper.js';
 import { createStaffUserService, type StaffUserService } from './staff/staff-user-service.js';
 

@@ -11,7 +11,7 @@ import type { FleetNotices } from '../src/fleet/fleet-notices.js';
 import { createMemoryRateLimitStore } from '../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from '../src/rate-limit/redis-store.js';
-import type { Metrics } from '../src/metrics.js';
+import type { Metrics } from '../src/observability/metrics.js';
 import { createServices, type Services } from '../src/services.js';
 import { holdToDocuments } from './openapi-conformance.js';
 

@@ -4,7 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { TICKET_API_PREFIX } from '../src/helpdesk/ticket-routes.js';
 import { adminRoutes } from '../src/admin/admin-routes.js';
-import { adminDocument } from '../src/openapi/admin-document.js';
+import { adminDocument } from '../src/admin/admin-document.js';
 import { helpDeskDocument } from '../src/openapi/help-desk-document.js';
 import { DOCUMENTED_HEADERS, type DocumentedHeader } from '../src/openapi/operation-responses.js';
 import { posDocument } from '../src/openapi/pos-document.js';

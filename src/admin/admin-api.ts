@@ -3,14 +3,14 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { presentedBearerToken } from '../http/bearer-token.js';
 import { sameSecret } from '../lib/same-secret.js';
-import { isConsolePath } from '../console/console-path.js';
+import { CONSOLE_PAGES, isUnder } from '../lib/api-registry.js';
 import { isClientGone } from '../http/client-gone.js';
 import { hasRequestBody, IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
 import { refusedAtEdge } from '../http/edge-refusals.js';
 import { edgeOptions, installEdge } from '../http/listener-edge.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
-import type { LoggerOptions } from '../http/logger-options.js';
+import type { LoggerOptions } from '../observability/logger-options.js';
 import type { Services } from '../services.js';
 import { ADMIN_BODY_LIMIT_BYTES, type AdminAccess } from './admin-route.js';
 import { adminRoutes } from './admin-routes.js';
@@ -146,7 +146,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const access = request.routeOptions.config.adminAccess ?? 'operator';
     // The console's pages sign their staff in with sessions of their own (src/console/), not the token.
-    if (access === 'open' || (config.console && isConsolePath(request.url.split('?')[0] ?? ''))) {
+    if (access === 'open' || (config.console && isUnder(CONSOLE_PAGES, request.url.split('?')[0] ?? ''))) {
       done();
       return;
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminDocument } from '../openapi/admin-document.js';
+import { adminDocument } from './admin-document.js';
 import type { Json } from '../openapi/schema-components.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { openApiFiles } from '../openapi/openapi-files.js';
+import { openApiFiles } from './openapi-files.js';
 
 // `npm run openapi`: writes the three OpenAPI documents under openapi/ from the route tables. Run it
 // after changing a route table, and commit the files (a test fails while they differ).

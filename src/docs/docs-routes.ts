@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { Problem } from '../errors/problem.js';
 import { sendProblem } from '../http/send-problem.js';
+import { DOCS_PAGES } from '../lib/api-registry.js';
 import { noteRequest } from '../observability/request-facts.js';
 import { helpDeskDocument } from '../openapi/help-desk-document.js';
 import { posDocument } from '../openapi/pos-document.js';
@@ -20,7 +21,7 @@ import { addStrictTransportSecurity } from '../web/https-only.js';
 // and kept by the browser for a year: opening the three pages costs five requests, then one a page.
 
 /** The prefix of the documentation on the public listener. */
-export const DOCS_PREFIX = '/docs';
+export const DOCS_PREFIX = DOCS_PAGES.prefix;
 
 /** What the documentation is served from. */
 export interface DocsDeps {

@@ -5,7 +5,7 @@
 // reach the other processes.
 
 /** The copies a process keeps: the help-desk catalog and the ticket API's maintenance switch. */
-export const FLEET_NOTICES = ['helpdesk.catalog', 'helpdesk.maintenance'] as const;
+const FLEET_NOTICES = ['helpdesk.catalog', 'helpdesk.maintenance'] as const;
 
 /** A copy to drop. */
 export type FleetNotice = (typeof FLEET_NOTICES)[number];

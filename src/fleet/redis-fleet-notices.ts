@@ -16,7 +16,7 @@ const CONNECT_TIMEOUT_MS = 1000;
 const MAX_RECONNECT_DELAY_MS = 500;
 
 /** The channel of the fleet's notices. */
-export function fleetNoticeChannel(keyPrefix: string): string {
+function fleetNoticeChannel(keyPrefix: string): string {
   return `${keyPrefix}fleet-notices`;
 }
 

@@ -1,6 +1,7 @@
 import type { ProblemCode } from '../errors/problem-catalogue.js';
 import { Problem } from '../errors/problem.js';
 import type { Answer } from '../http/gate.js';
+import { TICKET_API } from '../lib/api-registry.js';
 import {
   leadRequestBody,
   ticketOptionsBody,
@@ -15,8 +16,8 @@ import { ticketResponseBody, type TicketOutcome } from './ticket-service.js';
 // every operation once, as data. The gates of ticket-api.ts read it (method, scope, body kind), the
 // OpenAPI document is generated from it, and the tests hold every answer to its schemas and codes.
 
-/** Path prefix of the partner help-desk ticket API. */
-export const TICKET_API_PREFIX = '/v1/api-external-system/';
+/** Path prefix of the partner help-desk ticket API, as the registry gives it. */
+export const TICKET_API_PREFIX = TICKET_API.prefix;
 
 /** Problems every route can answer, from the gates (helpdesk-ticket-api.md, Authentication, order). */
 const GATE_PROBLEMS: readonly ProblemCode[] = [

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { closeLingering, isLingering, LINGERING_CLOSE } from './lingering-close.js';
 import { canAnswerOn, rawProblemResponse } from './raw-problem.js';
 import { sendProblem } from './send-problem.js';
@@ -41,7 +41,7 @@ export function refusedAtEdge(request: FastifyRequest): boolean {
 }
 
 /** The problem for an error of Node's HTTP server about a request it could not take. */
-export function clientErrorProblem(error: ClientError): Problem {
+function clientErrorProblem(error: ClientError): Problem {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return Problem.of('request_timeout');

@@ -5,7 +5,7 @@ import type { ProblemCode } from '../errors/problem-catalogue.js';
 // (a scope, a permission, a limit class, the admin access level); the OpenAPI documents are generated
 // from the same tables.
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One operation of an API, as data. */
 export interface RouteSpec {

@@ -9,7 +9,7 @@ import type { Db } from '../db/database.js';
 export type LinkPurpose = 'invitation' | 'reset';
 
 /** Why a link is worth nothing now: never issued (or its user disabled), past its end, or used. */
-export type LinkRefusal = 'unknown' | 'expired' | 'used';
+type LinkRefusal = 'unknown' | 'expired' | 'used';
 
 /** What a one-time link is worth now, with the user it is for (as the face shows them). */
 export type LinkOutcome<U> = { ok: true; user: U; purpose: LinkPurpose } | { ok: false; reason: LinkRefusal };
@@ -106,7 +106,7 @@ export async function endUserLinks(db: Db, table: LinkTable, userId: string, now
 }
 
 /** Marks the link of `token` used; false when it was used meanwhile (two tabs submitting at once). */
-export async function useLink(db: Db, table: LinkTable, token: string, now: number): Promise<boolean> {
+async function useLink(db: Db, table: LinkTable, token: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable(table as 'merchant_user_links')
     .set({ used_at: now })

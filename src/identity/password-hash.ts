@@ -12,7 +12,7 @@ export interface PasswordHashCost {
 }
 
 /** What the service uses (OWASP's scrypt minimum is N = 2^17 with r = 8 at p = 1 — see README). */
-export const DEFAULT_PASSWORD_COST: PasswordHashCost = { logN: 15, r: 8, p: 1 };
+const DEFAULT_PASSWORD_COST: PasswordHashCost = { logN: 15, r: 8, p: 1 };
 
 const KEY_LENGTH = 32;
 

@@ -29,7 +29,7 @@ export interface SignInLimits {
   windowMs: number;
 }
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   perEmail: 10,
   perIp: 30,
   resetPerEmail: 5,

@@ -10,7 +10,7 @@ export interface CalendarDay {
 
 const DAY_MS = 86_400_000;
 
-export function isLeapYear(year: number): boolean {
+function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 

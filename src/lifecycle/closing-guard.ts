@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Problem } from '../errors/problem.js';
-import { redactKeys } from '../http/logger-options.js';
+import { redactKeys } from '../lib/redact-keys.js';
 import { sendProblem } from '../http/send-problem.js';
 import { CLOSING_RETRY_AFTER_SECONDS } from './closing-refusals.js';
 import type { Lifecycle } from './lifecycle.js';

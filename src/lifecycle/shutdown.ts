@@ -139,5 +139,3 @@ export function createShutdown(deps: ShutdownDeps) {
     exitCode,
   };
 }
-
-export type Shutdown = ReturnType<typeof createShutdown>;

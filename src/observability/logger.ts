@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import type { Config } from '../config.js';
-import { logSerializers } from '../http/logger-options.js';
+import { logSerializers } from './logger-options.js';
 
 // The process's logger (README, Logs): JSON lines on stdout, one per request and one per event of note;
 // in development on a terminal, the same lines made readable by pino-pretty.

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { ADMIN_API, CONSOLE_PAGES, DOCS_PAGES, POS_API, TICKET_API } from '../lib/api-registry.js';
 
 // What a request turned out to be, noted by the gates and routes as they learn it (which API and
 // operation, which system or account, which limit refused it, which problem code it got) and read once
@@ -9,7 +10,14 @@ import type { FastifyRequest } from 'fastify';
  * The listener's parts a request can reach: the public APIs, the documentation pages, the back office
  * (its API, its console), anything else. A list, so that what counts by API (the traffic table) knows every label it may store.
  */
-export const API_NAMES = ['helpdesk', 'pos', 'docs', 'admin', 'console', 'other'] as const;
+export const API_NAMES = [
+  TICKET_API.label,
+  POS_API.label,
+  DOCS_PAGES.label,
+  ADMIN_API.label,
+  CONSOLE_PAGES.label,
+  'other',
+] as const;
 
 /** The listener's part a request reached: one of the public APIs, the documentation pages, the back office. */
 export type ApiName = (typeof API_NAMES)[number];

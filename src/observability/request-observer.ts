@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isConsolePath } from '../console/console-path.js';
-import { redactKeys } from '../http/logger-options.js';
-import type { Metrics } from '../metrics.js';
+import { ADMIN_API, CONSOLE_PAGES, isUnder, publicEntryOf } from '../lib/api-registry.js';
+import { redactKeys } from '../lib/redact-keys.js';
+import type { Metrics } from './metrics.js';
 import type { RefusalLog } from './refusal-log.js';
 import type { Traffic } from './traffic.js';
 import { factsOf, type ApiName } from './request-facts.js';
@@ -24,10 +24,7 @@ const QUIET_OPERATIONS = new Set(['getHealth', 'getReadiness', 'getMetrics']);
 
 /** Which part of the public listener a path belongs to. */
 function publicApiOf(path: string): ApiName {
-  if (path.startsWith('/v1/api-external-system/')) return 'helpdesk';
-  if (path.startsWith('/v1/api-public/')) return 'pos';
-  if (path === '/docs' || path.startsWith('/docs/')) return 'docs';
-  return 'other';
+  return publicEntryOf(path)?.label ?? 'other';
 }
 
 /** Observes answered requests into the metrics, the traffic counts, the log and the refusal log. */
@@ -40,7 +37,12 @@ export function createRequestObserver(deps: {
   return function observe(listener: 'public' | 'admin', request: FastifyRequest, reply: FastifyReply): void {
     const facts = factsOf(request);
     const path = request.url.split('?')[0] ?? '';
-    const api = listener === 'admin' ? (isConsolePath(path) ? 'console' : 'admin') : publicApiOf(path);
+    const api =
+      listener === 'admin'
+        ? isUnder(CONSOLE_PAGES, path)
+          ? CONSOLE_PAGES.label
+          : ADMIN_API.label
+        : publicApiOf(path);
     // The documentation pages have no operation names: their route pattern (a bounded set) stands for one.
     const operation =
       facts.operation ??
@@ -82,5 +84,3 @@ export function createRequestObserver(deps: {
     );
   };
 }
-
-export type RequestObserver = ReturnType<typeof createRequestObserver>;

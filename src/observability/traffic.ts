@@ -16,13 +16,13 @@ import { addTrafficCounts, readTrafficCounts, type TrafficCount } from './traffi
 export type TrafficOutcome = 'answered' | 'refused' | 'failed';
 
 /** The outcomes, in the order of the counts' slots. */
-export const TRAFFIC_OUTCOMES: readonly TrafficOutcome[] = ['answered', 'refused', 'failed'];
+const TRAFFIC_OUTCOMES: readonly TrafficOutcome[] = ['answered', 'refused', 'failed'];
 
 /** A minute, the table's unit (ms). */
 export const MINUTE_MS = 60_000;
 
 /** How often a process adds its counts to the table: the dashboard is at most this far behind. */
-export const TRAFFIC_FLUSH_MS = 15_000;
+const TRAFFIC_FLUSH_MS = 15_000;
 
 /** How long the table keeps a minute by default (48 hours, `RETENTION_TRAFFIC_DAYS`). */
 export const TRAFFIC_RETENTION_MS = 48 * 3_600_000;
@@ -43,7 +43,7 @@ export interface OutcomeCounts {
 }
 
 /** The requests of one minute. */
-export interface TrafficPoint extends OutcomeCounts {
+interface TrafficPoint extends OutcomeCounts {
   /** The start of the UTC minute (ms). */
   minute: number;
 }

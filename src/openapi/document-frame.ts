@@ -1,4 +1,4 @@
-import { problemCatalogue, type ProblemCode } from '../errors/problem-catalogue.js';
+import type { ProblemCode } from '../errors/problem-catalogue.js';
 import {
   problemSchema,
   refusalExamples,
@@ -70,12 +70,6 @@ export function addOperation(paths: Map<string, Json>, path: string, method: str
 export function markdownTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
-}
-
-/** The known codes of a list, in catalogue order, as Markdown (`a`, `b`). */
-export function codeList(codes: readonly ProblemCode[]): string {
-  const known = (Object.keys(problemCatalogue) as ProblemCode[]).filter((code) => codes.includes(code));
-  return known.map((code) => `\`${code}\``).join(', ');
 }
 
 /**

@@ -23,7 +23,7 @@ function mediaType(schema: Json): string {
 }
 
 /** The successes of a route: each status of its table with its body schema and example. */
-export function successResponses(
+function successResponses(
   route: RouteSpec,
   components: SchemaComponents,
   style: SuccessStyle,

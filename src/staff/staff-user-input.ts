@@ -9,7 +9,7 @@ import { emailAddress, newPassword } from '../identity/user-input.js';
 export const STAFF_ROLES = ['operator', 'support'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
-export const staffRole = z.enum(STAFF_ROLES, {
+const staffRole = z.enum(STAFF_ROLES, {
   error: (issue) => (issue.input === undefined ? 'is required' : 'must be operator or support'),
 });
 

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { logSerializers, redactKeys } from '../../src/http/logger-options.js';
+import { redactKeys } from '../../src/lib/redact-keys.js';
+import { logSerializers } from '../../src/observability/logger-options.js';
 import { dialects, testApp, type TestApp } from '../helper.js';
 import { seedPos } from '../pos/fixtures.js';
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createMetrics } from '../../src/metrics.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 import { describeEachDialect, describePostgres, testApp, useTestApp, type TestApp } from '../helper.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { logSerializers } from '../../src/http/logger-options.js';
+import { logSerializers } from '../../src/observability/logger-options.js';
 import { hashApiKey } from '../../src/lib/api-key.js';
 import { UUID } from '../expect-http.js';
 import { adminAs, dialects, SUPPORT_TOKEN, testApp, type TestApp } from '../helper.js';

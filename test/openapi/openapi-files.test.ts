@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { adminRoutes } from '../../src/admin/admin-routes.js';
 import { problemCatalogue } from '../../src/errors/problem-catalogue.js';
 import { ticketRoutes } from '../../src/helpdesk/ticket-routes.js';
-import { openApiFiles } from '../../src/openapi/openapi-files.js';
+import { openApiFiles } from '../../src/cli/openapi-files.js';
 import type { Json } from '../../src/openapi/schema-components.js';
 import { posRoutes } from '../../src/pos/api/pos-routes.js';
 

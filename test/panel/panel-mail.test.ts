@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactKeys } from '../../src/http/logger-options.js';
+import { redactKeys } from '../../src/lib/redact-keys.js';
 import { createLogMailTransport } from '../../src/mail/log-transport.js';
 import { claimDueMail } from '../../src/mail/outbox-repository.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';

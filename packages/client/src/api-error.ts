@@ -1,4 +1,4 @@
-import type { RateLimit } from './transport.js';
+import type { RateLimit } from './rate-limit.js';
 
 /** What a refusal means, from its status alone: how a client handles a `code` it does not know. */
 export type ErrorKind =

@@ -24,4 +24,5 @@ export type {
   TicketsClientOptions,
   TicketWarning,
 } from './tickets-client.js';
-export type { ApiResult, ClientOptions, Deprecation, RateLimit, RetryPolicy } from './transport.js';
+export type { RateLimit } from './rate-limit.js';
+export type { ApiResult, ClientOptions, Deprecation, RetryPolicy } from './transport.js';

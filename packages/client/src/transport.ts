@@ -1,14 +1,5 @@
 import { ApiError, type ProblemBody } from './api-error.js';
-
-/** The rate-limit headers of an answer (`X-RateLimit-Limit`, `-Remaining`, `-Reset`). */
-export interface RateLimit {
-  /** Calls allowed per window. */
-  limit: number;
-  /** Calls left (the lower of the key's and the account's balance on the POS API). */
-  remaining: number;
-  /** Unix seconds when the oldest call in the window stops counting (an upper bound). */
-  reset: number;
-}
+import type { RateLimit } from './rate-limit.js';
 
 /** `Deprecation: true` and `Sunset` on an answer: the key used was rotated out and stops at `sunset`. */
 export interface Deprecation {
@@ -60,7 +51,7 @@ export interface ClientOptions {
 }
 
 /** One request, as the clients describe it. */
-export interface ApiRequest {
+interface ApiRequest {
   method: 'GET' | 'POST' | 'OPTIONS';
   /** The path from the base URL, e.g. `/v1/api-public/ping`. */
   path: string;

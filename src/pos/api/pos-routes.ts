@@ -1,6 +1,7 @@
 import { withQueryTimeout } from '../../db/query-timeout.js';
 import type { ProblemCode } from '../../errors/problem-catalogue.js';
 import { Problem } from '../../errors/problem.js';
+import { POS_API } from '../../lib/api-registry.js';
 import { wireTime } from '../../lib/wire-time.js';
 import { findAccount } from '../places/account-repository.js';
 import { cursorProblem, verifyCursor } from '../places/cursor.js';
@@ -17,8 +18,8 @@ import { POS_KEY_QUOTA, type PosRouteClass } from './pos-limits.js';
 // parameter table), the OpenAPI document is generated from it, and the tests hold every answer to its
 // schemas and codes.
 
-/** Path prefix of the point-of-sale data API. */
-export const POS_API_PREFIX = '/v1/api-public/';
+/** Path prefix of the point-of-sale data API, as the registry gives it. */
+export const POS_API_PREFIX = POS_API.prefix;
 
 /** Problems every route can answer, from the gates (pos-data-api.md, Authentication, Errors, Limits). */
 const GATE_PROBLEMS: readonly ProblemCode[] = [

@@ -35,9 +35,8 @@ import {
 // hash of a link's token is stored; only a scrypt hash of a password. A link and its e-mail are written in
 // one transaction (the e-mail to the outbox, src/mail/): both exist, or neither.
 
-export const INVITATION_LIFETIME_MS = 72 * 3_600_000;
-export const RESET_LIFETIME_MS = 3_600_000;
-export { PASSWORD_MAX, PASSWORD_MIN } from '../../identity/password-policy.js';
+const INVITATION_LIFETIME_MS = 72 * 3_600_000;
+const RESET_LIFETIME_MS = 3_600_000;
 
 /** What the operator sends to invite a user. */
 export const userInviteInput = z.strictObject({ email: emailAddress, name: displayName });

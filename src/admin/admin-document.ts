@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { ADMIN_BODY_LIMIT_BYTES, type AdminRoute } from '../admin/admin-route.js';
+import { ADMIN_BODY_LIMIT_BYTES, type AdminRoute } from './admin-route.js';
 import { problemCatalogue, type ProblemCode } from '../errors/problem-catalogue.js';
 import { RECEIPTS_JSON_MAX_BYTES } from '../pos/receipts/receipt-json-stream.js';
-import { addOperation, openApiDocument } from './document-frame.js';
-import type { RefusalStyle } from './operation-responses.js';
-import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';
-import { exampleOf, SchemaComponents, type Json } from './schema-components.js';
+import { addOperation, openApiDocument } from '../openapi/document-frame.js';
+import type { RefusalStyle } from '../openapi/operation-responses.js';
+import { openApiMethod, routeOperation, type SuccessStyle } from '../openapi/route-operation.js';
+import { exampleOf, SchemaComponents, type Json } from '../openapi/schema-components.js';
 
 // The OpenAPI document of the back office (admin-api.md), generated from the admin route table: each
 // route's access level, the zod schemas of its path, query and body (as a client sends them) and of its

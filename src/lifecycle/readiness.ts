@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from './db/database.js';
-import type { Lifecycle } from './lifecycle/lifecycle.js';
-import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import type { Db } from '../db/database.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 
 // Whether the process can serve (admin-api.md: GET /readyz, "database and shared store reachable"), and
 // whether it still wants to: a process that is shutting down says so at once, so that the balancer stops

@@ -1,13 +1,13 @@
 import { adminRoutes } from '../admin/admin-routes.js';
-import { adminDocument } from './admin-document.js';
-import { helpDeskDocument } from './help-desk-document.js';
-import { posDocument } from './pos-document.js';
+import { adminDocument } from '../admin/admin-document.js';
+import { helpDeskDocument } from '../openapi/help-desk-document.js';
+import { posDocument } from '../openapi/pos-document.js';
 
 // The three documents as the repository keeps them under openapi/ (`npm run openapi` writes them; a
 // test fails when the committed files differ from what the route tables generate).
 
 /** `{base_url}` of the committed files: the default PUBLIC_BASE_URL. A running service serves its own. */
-export const COMMITTED_BASE_URL = 'http://localhost:8080';
+const COMMITTED_BASE_URL = 'http://localhost:8080';
 
 /** Each committed file's path under the repository, and its text. */
 export function openApiFiles(): Record<string, string> {

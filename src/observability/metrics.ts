@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import type { DatabaseObserver } from './db/database.js';
-import type { ApiName, LimitKind } from './observability/request-facts.js';
+import type { DatabaseObserver } from '../db/database.js';
+import type { ApiName, LimitKind } from './request-facts.js';
 
 // The Prometheus metrics of the service (README, Metrics), shown on the admin listener's GET /metrics.
 // Each app has its own registry, so that test apps do not share counters; the process's own metrics

@@ -1,9 +1,10 @@
-import { withoutPasswords, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { withoutPasswords } from '../config/config-error.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
-import { askDatabase, isDraining } from '../readiness.js';
+import { askDatabase, isDraining } from './readiness.js';
 
 // The health of the process's dependencies for the back-office console's dashboard (issue 14: "database
 // and Redis health"): the same questions as GET /readyz (readiness.ts), each timed, each given a short
@@ -18,7 +19,7 @@ export const HEALTH_PROBE_TIMEOUT_MS = 1000;
 const MAX_ERROR_LENGTH = 300;
 
 /** Whether the database answered. */
-export interface DatabaseHealth {
+interface DatabaseHealth {
   ok: boolean;
   /** Time to the answer, the failure or the time limit (ms, to a tenth). */
   latencyMs: number;
@@ -31,7 +32,7 @@ export interface DatabaseHealth {
  * Whether Redis, the fleet's shared store of limits, answered. Without `REDIS_URL` there is none: limits
  * are counted in this process.
  */
-export type RedisHealth =
+type RedisHealth =
   | { configured: false }
   | {
       configured: true;

@@ -6,7 +6,7 @@ import {
   createHealthProbe,
   HEALTH_PROBE_TIMEOUT_MS,
   type HealthReport,
-} from '../../src/observability/health-probe.js';
+} from '../../src/lifecycle/health-probe.js';
 import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 import { connectRedisRateLimitStore } from '../../src/rate-limit/redis-store.js';
