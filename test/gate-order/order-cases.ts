@@ -27,6 +27,8 @@ export interface OrderCase<S> {
   given(t: TestApp): Promise<S>;
   /** The requests that carry both problems; each must get the answer. */
   send(seeded: S): PublicRequest[];
+  /** Sends the requests all at once rather than one after the other. */
+  together?: boolean;
   /** What is checked after the answers (the next call of the same key, say). */
   then?(t: TestApp, seeded: S, responses: LightMyRequestResponse[]): Promise<void>;
 }
@@ -48,11 +50,10 @@ export function orderCaseTests(t: TestApp, cases: readonly OrderCase<unknown>[])
     it(caseName(c), async () => {
       const seeded = await c.given(t);
       const responses: LightMyRequestResponse[] = [];
-      for (const request of c.send(seeded)) {
-        const response = await publicRequest(t, request);
-        expectGateAnswer(response, c.answer);
-        responses.push(response);
-      }
+      if (c.together === true)
+        responses.push(...(await Promise.all(c.send(seeded).map((r) => publicRequest(t, r)))));
+      else for (const request of c.send(seeded)) responses.push(await publicRequest(t, request));
+      for (const response of responses) expectGateAnswer(response, c.answer);
       await c.then?.(t, seeded, responses);
     });
   }
