@@ -5,6 +5,7 @@ import { orderCaseTests } from './order-cases.js';
 import { POS_SINGLE_CASES, posOtherAccepts, posRequestIds } from './pos-single-gates.js';
 import { posBaseline, posCountsAfterKey, POS_CASES, posPairTable } from './pos-api.js';
 import { TICKET_CASES, ticketBaselines, ticketPairTable } from './ticket-api.js';
+import { TICKET_ROUTE_CASES, TICKET_WEBHOOK_CASES } from './ticket-routes.js';
 import { TICKET_SINGLE_CASES, ticketRequestIds } from './ticket-single-gates.js';
 
 // The order in which both public APIs answer problems, as one table (STYLE.md, 3: the order "pinned by one
@@ -15,7 +16,14 @@ import { TICKET_SINGLE_CASES, ticketRequestIds } from './ticket-single-gates.js'
 // TEST_DATABASE_URL (and TEST_REDIS_URL) are set.
 
 /** Both APIs' rows, in one table. */
-const CASES = [...TICKET_CASES, ...TICKET_SINGLE_CASES, ...POS_CASES, ...POS_SINGLE_CASES];
+const CASES = [
+  ...TICKET_CASES,
+  ...TICKET_SINGLE_CASES,
+  ...TICKET_ROUTE_CASES,
+  ...TICKET_WEBHOOK_CASES,
+  ...POS_CASES,
+  ...POS_SINGLE_CASES,
+];
 
 describeEachDialect('ticket API, order of gates', (dialect) => {
   const t = useTestApp(dialect);
