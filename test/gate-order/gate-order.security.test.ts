@@ -5,6 +5,7 @@ import { orderCaseTests } from './order-cases.js';
 import { POS_SINGLE_CASES, posOtherAccepts, posRequestIds } from './pos-single-gates.js';
 import { posBaseline, posCountsAfterKey, POS_CASES, posPairTable } from './pos-api.js';
 import { TICKET_CASES, ticketBaselines, ticketPairTable } from './ticket-api.js';
+import { TICKET_BODY_CASES } from './ticket-body.js';
 import { TICKET_ROUTE_CASES, TICKET_WEBHOOK_CASES } from './ticket-routes.js';
 import { TICKET_SINGLE_CASES, ticketRequestIds } from './ticket-single-gates.js';
 
@@ -21,6 +22,7 @@ const CASES = [
   ...TICKET_SINGLE_CASES,
   ...TICKET_ROUTE_CASES,
   ...TICKET_WEBHOOK_CASES,
+  ...TICKET_BODY_CASES,
   ...POS_CASES,
   ...POS_SINGLE_CASES,
 ];
