@@ -13,7 +13,7 @@ import { TICKET_SINGLE_CASES, ticketRequestIds } from './ticket-single-gates.js'
 // test per pair of gates that can both fire"). For each API: every pair of gates derived from its exported
 // gate array (gate-pairs.ts: each gate alone, then both changes at once, and the gate the document puts
 // first must answer), and the hand-written rows of one table (order-cases.ts: route, the two problems sent
-// together, the answer that wins). Each runs on SQLite, and on PostgreSQL (+ Redis) when
+// together, the answer that wins), with the rows of one problem alone that pin each gate's own answer. Each runs on SQLite, and on PostgreSQL (+ Redis) when
 // TEST_DATABASE_URL (and TEST_REDIS_URL) are set.
 
 /** Both APIs' rows, in one table. */
