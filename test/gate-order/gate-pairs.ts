@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { expectApiProblem } from './expect-http.js';
+import { expectApiProblem } from '../expect-http.js';
 
 // The pair table of a public API's order of gates (STYLE.md, 3: the order "pinned by one test per pair of
 // gates that can both fire"), shared by the ticket and POS suites. Each API writes one entry per gate, in
@@ -19,6 +19,9 @@ export interface GateEntry<S> {
   /** What tells this answer from another gate's of the same status and code (a header, the detail). */
   also?: (response: LightMyRequestResponse) => void;
 }
+
+/** A gate's answer: its status, its problem code, and what else tells it apart. */
+export type GateAnswer = Pick<GateEntry<unknown>, 'status' | 'code' | 'also'>;
 
 /** Two gates, the earlier first, that cannot both fire on one request, and why. */
 export interface Exclusion {
@@ -39,13 +42,13 @@ export interface GatePair<S> {
 }
 
 /** The answer of a gate, as its entry describes it. */
-export function describeAnswer(entry: GateEntry<unknown>): string {
+export function describeAnswer(entry: GateAnswer): string {
   if (entry.code === undefined) return String(entry.status);
   return `${entry.status} ${entry.code ?? 'without code'}`;
 }
 
 /** Expects the response to be the gate's answer. */
-export function expectGateAnswer(response: LightMyRequestResponse, entry: GateEntry<unknown>): void {
+export function expectGateAnswer(response: LightMyRequestResponse, entry: GateAnswer): void {
   if (entry.code === undefined) expect(response.statusCode, response.body).toBe(entry.status);
   else expectApiProblem(response, entry.status, entry.code);
   entry.also?.(response);
