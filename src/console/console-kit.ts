@@ -1,14 +1,16 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { Actor } from '../audit/actor.js';
 import type { Services } from '../services.js';
 import type { FaceKit, FaceUser, SignedInContext } from '../web/face.js';
+import { guardedPages, type GuardedHandler } from '../web/guarded-pages.js';
 import type { StaffRole } from '../staff/staff-user-input.js';
 import { can, type ConsoleAbility } from './console-gate.js';
 import type { ConsoleMessage } from './console-messages.js';
 
 // What every page of the back-office console is written with: the face's kit (send a page, redirect,
-// flash), a route declared with the ability it needs (the gate runs before the handler, for pages and
-// form posts alike), the staff user as the audit trail's actor, and the back-office action log.
+// flash), a route declared with the ability it needs (the web kit's guarded pages: the gate runs before
+// the handler, for pages and form posts alike), the staff user as the audit trail's actor, and the
+// back-office action log.
 
 /** A staff user, as the console sees them. */
 export interface ConsoleStaff extends FaceUser {
@@ -25,11 +27,7 @@ export interface StaffContext extends SignedInContext<ConsoleStaff, ConsoleMessa
 }
 
 /** A console route's handler, once the user is signed in and allowed. */
-export type ConsoleHandler<RG extends RouteGenericInterface> = (
-  request: FastifyRequest<RG>,
-  reply: FastifyReply,
-  ctx: StaffContext,
-) => Promise<FastifyReply>;
+export type ConsoleHandler<RG extends RouteGenericInterface> = GuardedHandler<StaffContext, RG>;
 
 /** What one change of the console is, for the back-office action log. */
 export interface ConsoleActionEntry {
@@ -76,48 +74,35 @@ export function consoleKit(
   face: FaceKit<ConsoleStaff, ConsoleMessage>,
   services: Services,
 ): ConsoleKit {
-  const guarded =
-    <RG extends RouteGenericInterface>(ability: ConsoleAbility, handler: ConsoleHandler<RG>) =>
-    async (request: FastifyRequest<RG>, reply: FastifyReply): Promise<FastifyReply> => {
-      const signed = await face.signedIn(request, reply);
-      if (signed === null) return reply;
-      const ctx: StaffContext = {
-        ...signed,
-        actor: staffActor(signed.user, request),
-        can: (wanted) => can(signed.user.role, wanted),
-      };
-      if (!ctx.can(ability)) {
-        const t = ctx.t;
-        return face.send(
-          request,
-          reply,
-          ctx,
-          t('roleForbiddenTitle'),
-          face.message(
-            ctx,
-            t('roleForbiddenTitle'),
-            t('roleForbiddenText', { role: t(`role_${ctx.user.role}`) }),
-          ),
-          { status: 403 },
-        );
-      }
-      return handler(request, reply, ctx);
+  const routes = guardedPages(scope, face.csrf, async (request, reply, ability: ConsoleAbility) => {
+    const signed = await face.signedIn(request, reply);
+    if (signed === null) return null;
+    const ctx: StaffContext = {
+      ...signed,
+      actor: staffActor(signed.user, request),
+      can: (wanted) => can(signed.user.role, wanted),
     };
+    if (ctx.can(ability)) return ctx;
+    const t = ctx.t;
+    void face.send(
+      request,
+      reply,
+      ctx,
+      t('roleForbiddenTitle'),
+      face.message(
+        ctx,
+        t('roleForbiddenTitle'),
+        t('roleForbiddenText', { role: t(`role_${ctx.user.role}`) }),
+      ),
+      { status: 403 },
+    );
+    return null;
+  });
   return {
     ...face,
     services,
-    page(path, ability, handler) {
-      const run = guarded(ability, handler);
-      scope.get(path, async (request, reply) => {
-        await run(request as FastifyRequest<never>, reply);
-      });
-    },
-    action(path, ability, handler) {
-      const run = guarded(ability, handler);
-      scope.post(path, { preHandler: face.csrf }, async (request, reply) => {
-        await run(request as FastifyRequest<never>, reply);
-      });
-    },
+    page: routes.page,
+    action: routes.action,
     encapsulated(setup, register) {
       void scope.register((child: FastifyInstance, _options, done) => {
         setup(child);

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../lib/escape-html.js';
 import type { Json } from '../openapi/schema-components.js';
 import type { DocsAssets } from './docs-assets.js';
 import type { Guide } from './getting-started.js';
@@ -47,19 +48,6 @@ export const API_PAGES = {
       "Merchants' integrations read places, events and receipts by payment method, with keys the merchant manages.",
   },
 } as const satisfies Record<string, ApiPage>;
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text as HTML: the commands carry `&`, quotes and the configured base URL. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
 
 function layout(options: {
   title: string;

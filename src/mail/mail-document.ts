@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape-html.js';
+import { escapeHtml } from '../lib/escape-html.js';
 
 // A message's content written once and rendered twice, as plain text and as HTML, so that both bodies
 // say the same and every value is escaped in the HTML by construction.

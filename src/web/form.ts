@@ -162,6 +162,11 @@ export function checkboxGroup(
   </fieldset>`;
 }
 
+/** A form field as text: a field sent twice (an array) or not at all is empty. */
+export function formText(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 /** A form field that may come once (text) or several times (a list): always a list. */
 export function formList(value: unknown): string[] {
   if (value === undefined) return [];

@@ -1,3 +1,5 @@
+import { escapeHtml } from '../lib/escape-html.js';
+
 // HTML written by TypeScript functions: `html` escapes every value put into a template unless it is
 // already `SafeHtml` (another template, or `raw` text the code itself wrote). The pages are typed
 // functions of their data, so the compiler checks every value a page shows (issue 13, How it is built).
@@ -8,19 +10,6 @@ export class SafeHtml {
   toString(): string {
     return this.text;
   }
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text escaped for an element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 /** A value a template accepts: text (escaped), markup, a list of them, or nothing (false, null, undefined). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../../src/mail/escape-html.js';
+import { escapeHtml } from '../../src/lib/escape-html.js';
 import { retryDelay } from '../../src/mail/mail-sender.js';
 import {
   brazilTime,

@@ -1,5 +1,5 @@
-// HTML bodies are built from values the operator or merchant typed (a key's name, an account's name):
-// each is escaped where it is put into the markup.
+// Text put into HTML (a page of a web face, the documentation pages, an e-mail's HTML body) is escaped one
+// way everywhere: the five characters that could open markup or close a quoted attribute.
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
