@@ -35,6 +35,15 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // A file a reader can hold in their head: a page, a service, a repository; a function that fits a screen
+  // or two. A file that outgrows this is split by page, resource or concern, not by line count.
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 150 }],
+    },
+  },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'packages/*/scripts/**/*.ts'],
     rules: {
