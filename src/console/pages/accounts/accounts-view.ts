@@ -4,6 +4,7 @@ import { formatInstant } from '../../../web/format.js';
 import { html, type SafeHtml } from '../../../web/html.js';
 import type { Locale, Translate } from '../../../web/i18n.js';
 import { KEY_EVENT_MESSAGES } from '../../../web/key-events.js';
+import { keyHistoryTable } from '../../../web/key-history.js';
 import { actorWithChannel } from '../../actor-text.js';
 import type { ConsoleMessage } from '../../console-messages.js';
 import { CONSOLE_PREFIX } from '../../console-path.js';
@@ -102,41 +103,28 @@ export function historyTable(
   events: readonly KeyAuditEvent[],
   options: { account: string; keyNames?: ReadonlyMap<string, string> },
 ): SafeHtml {
-  if (events.length === 0) return html`<p>${t('historyEmpty')}</p>`;
   const names = options.keyNames;
-  return html`<div class="table-wrap">
-    <table class="stack" id="history">
-      <thead>
-        <tr>
-          <th scope="col">${t('accColWhen')}</th>
-          ${names === undefined ? '' : html`<th scope="col">${t('accColKey')}</th>`}
-          <th scope="col">${t('historyWhat')}</th>
-          <th scope="col">${t('historyWho')}</th>
-          <th scope="col">${t('accColNote')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${events.map(
-          (event) =>
-            html`<tr data-event="${event.event}" data-key="${event.keyId}">
-              <td data-label="${t('accColWhen')}">${instantText(event.occurredAt, locale)}</td>
-              ${
-                names === undefined
-                  ? ''
-                  : html`<td data-label="${t('accColKey')}">
-                      <a href="${CONSOLE_PREFIX}${keyPath(options.account, event.keyId)}"
-                        >${names.get(event.keyId) ?? event.keyId}</a
-                      >
-                    </td>`
-              }
-              <td data-label="${t('historyWhat')}">${t(KEY_EVENT_MESSAGES[event.event])}</td>
-              <td data-label="${t('historyWho')}">${actorWithChannel(t, event.actor)}</td>
-              <td data-label="${t('accColNote')}" class="note">${eventNote(t, event, locale)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return keyHistoryTable(events, {
+    empty: t('historyEmpty'),
+    keyOfRow: true,
+    columns: [
+      { label: t('accColWhen'), cell: (event) => instantText(event.occurredAt, locale) },
+      ...(names === undefined
+        ? []
+        : [
+            {
+              label: t('accColKey'),
+              cell: (event: KeyAuditEvent) =>
+                html`<a href="${CONSOLE_PREFIX}${keyPath(options.account, event.keyId)}"
+                  >${names.get(event.keyId) ?? event.keyId}</a
+                >`,
+            },
+          ]),
+      { label: t('historyWhat'), cell: (event) => t(KEY_EVENT_MESSAGES[event.event]) },
+      { label: t('historyWho'), cell: (event) => actorWithChannel(t, event.actor) },
+      { label: t('accColNote'), cell: (event) => eventNote(t, event, locale), className: 'note' },
+    ],
+  });
 }
 
 /** A yes/no state as a badge (an account, a place, an event). */

@@ -2,6 +2,7 @@ import type { KeyAuditEvent, KeyEventName } from '../../../audit/key-audit-repos
 import { formatInstant } from '../../../web/format.js';
 import { html, type SafeHtml } from '../../../web/html.js';
 import { KEY_EVENT_MESSAGES } from '../../../web/key-events.js';
+import { keyHistoryTable } from '../../../web/key-history.js';
 import type { Locale } from '../../../web/i18n.js';
 import { actorText, channelText } from '../../actor-text.js';
 import type { ConsoleMessage } from '../../console-messages.js';
@@ -19,32 +20,16 @@ const EVENT_TEXTS: Readonly<Record<KeyEventName, ConsoleMessage>> = {
 
 /** The key's history from the audit trail, newest first: when, what, who, through which face. */
 export function historyTable(t: T, locale: Locale, events: readonly KeyAuditEvent[]): SafeHtml {
-  if (events.length === 0) return html`<p>${t('historyEmpty')}</p>`;
-  return html`<div class="table-wrap">
-    <table class="stack" id="history">
-      <thead>
-        <tr>
-          <th scope="col">${t('sysWhen')}</th>
-          <th scope="col">${t('historyWhat')}</th>
-          <th scope="col">${t('historyWho')}</th>
-          <th scope="col">${t('sysChannel')}</th>
-          <th scope="col">${t('sysDetails')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${events.map(
-          (event) =>
-            html`<tr data-event="${event.event}">
-              <td data-label="${t('sysWhen')}">${formatInstant(event.occurredAt, locale)}</td>
-              <td data-label="${t('historyWhat')}">${t(EVENT_TEXTS[event.event])}</td>
-              <td data-label="${t('historyWho')}">${actorText(t, event.actor)}</td>
-              <td data-label="${t('sysChannel')}">${channelText(t, event.actor.channel)}</td>
-              <td data-label="${t('sysDetails')}">${eventDetails(t, locale, event)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return keyHistoryTable(events, {
+    empty: t('historyEmpty'),
+    columns: [
+      { label: t('sysWhen'), cell: (event) => formatInstant(event.occurredAt, locale) },
+      { label: t('historyWhat'), cell: (event) => t(EVENT_TEXTS[event.event]) },
+      { label: t('historyWho'), cell: (event) => actorText(t, event.actor) },
+      { label: t('sysChannel'), cell: (event) => channelText(t, event.actor.channel) },
+      { label: t('sysDetails'), cell: (event) => eventDetails(t, locale, event) },
+    ],
+  });
 }
 
 /** What an event's details say that a person needs: the settings changed, the end of a grace. */
