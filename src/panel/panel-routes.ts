@@ -31,7 +31,7 @@ export const PANEL_PREFIX = '/panel';
 export interface PanelDeps {
   services: Pick<
     Services,
-    | 'db'
+    | 'sessionsOf'
     | 'clock'
     | 'rateLimits'
     | 'merchantKeys'

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import {
   addFaceRefusalAnswer,
@@ -28,7 +27,7 @@ import {
 } from './i18n.js';
 import { csrfField, layout, type NavItem } from './layout.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../identity/password-policy.js';
-import { createDbSessionStore, type DbSessionStore } from '../identity/session-store.js';
+import type { DbSessionStore } from '../identity/session-store.js';
 import { createSignInLimit, type SignInLimit, type SignInLimits } from '../identity/sign-in-limit.js';
 import { sendWebAsset, type WebAsset } from './web-assets.js';
 import type { WebMessage } from './web-messages.js';
@@ -123,7 +122,12 @@ export interface FaceSpec<U extends FaceUser, K extends string> {
   cookieName: string;
   catalogue: Catalogue<K | FaceMessage>;
   users: FaceUsers<U>;
-  deps: { db: Db; clock: Clock; rateLimits: RateLimitStore; config: Config };
+  deps: {
+    sessionsOf(face: string): DbSessionStore;
+    clock: Clock;
+    rateLimits: RateLimitStore;
+    config: Config;
+  };
   signInLimits?: Partial<SignInLimits> | undefined;
   /** How long a session lasts without use. */
   idleMs: number;
@@ -159,7 +163,7 @@ export function registerFace<U extends FaceUser, K extends string>(
   type Ctx = FaceContext<U, M>;
   const { prefix, users, deps } = spec;
   const { config } = deps;
-  const sessions = createDbSessionStore({ db: deps.db, clock: deps.clock, face: spec.name });
+  const sessions = deps.sessionsOf(spec.name);
   const signInLimit = createSignInLimit({
     store: deps.rateLimits,
     clock: deps.clock,
