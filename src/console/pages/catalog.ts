@@ -13,7 +13,6 @@ import {
   errorSummary,
   formInteger,
   formIssues,
-  problemFormErrors,
   selectField,
   textField,
   zodFormErrors,
@@ -487,14 +486,12 @@ export function registerCatalogPages(kit: ConsoleKit): void {
     key: string | number,
     body: Record<string, unknown>,
   ): Promise<FormErrors | null> {
-    let created: boolean;
-    try {
-      ({ created } = await services.catalog.putEntry(collection.table, key, body));
-    } catch (error) {
-      const refused = problemFormErrors(error);
-      if (refused === null) throw error;
-      return refused;
+    const put = await services.catalog.putEntry(collection.table, key, body);
+    if (!put.ok) {
+      const what = put.reason === 'unknown_priority' ? 'priority' : 'category type';
+      return { [put.param]: `there is no ${what} ${put.id}` };
     }
+    const { created } = put;
     await kit.record(ctx, {
       action: `putHelpDesk${collection.one}`,
       target: `helpdesk/${collection.path}/${String(key)}`,
@@ -615,7 +612,7 @@ export function registerCatalogPages(kit: ConsoleKit): void {
     'catalog',
     async (request, reply, ctx) => {
       const category = await categoryToDelete(request.params.id);
-      await services.catalog.deleteCategory(category.id);
+      if (!(await services.catalog.deleteCategory(category.id)).ok) throw notFound(`category ${category.id}`);
       await kit.record(ctx, {
         action: 'deleteHelpDeskCategory',
         target: `helpdesk/categories/${category.id}`,
