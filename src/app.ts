@@ -63,7 +63,7 @@ function pathOf(request: FastifyRequest): string {
  */
 export function buildApp(config: Config, deps: AppDeps): App {
   const { services } = deps;
-  const { db, clock, rateLimits, metrics } = services;
+  const { clock, rateLimits, metrics } = services;
   const logger = deps.logger ?? { level: config.logLevel };
 
   const publicEdge = { listener: 'public', metrics } as const;
@@ -116,13 +116,11 @@ export function buildApp(config: Config, deps: AppDeps): App {
   const ticketApi = createTicketApiHandler(services);
 
   const posApi = createPosApiHandler({
-    db,
-    readDb: services.readDb,
+    merchantKeys: services.merchantKeys,
+    queries: services.posQueries,
     clock,
     limits: services.limits,
     sales: services.sales,
-    cursorSecret: config.cursorSecret,
-    eventsQueryTimeoutMs: config.posEventsQueryTimeoutMs,
     keyUse: services.keyUse,
   });
 

@@ -27,15 +27,18 @@ import { sweepMerchantKeyTimeEvents } from './pos/keys/key-time-events.js';
 import { createMerchantKeyService, type MerchantKeyService } from './pos/keys/merchant-key-service.js';
 import { createMerchantUserService, type MerchantUserService } from './pos/users/merchant-user-service.js';
 import { createPosDataService, type PosDataService } from './pos/places/pos-data-service.js';
+import { createPosQueryService, type PosQueryService } from './pos/places/pos-query-service.js';
 import { createPosLimits, type PosLimits } from './pos/api/pos-limits.js';
 import { createReceiptIngestion, type ReceiptIngestion } from './pos/receipts/receipt-ingestion.js';
 import type { SalesReader } from './pos/sales/sales-reader.js';
+import { createSalesBucketService, type SalesBucketService } from './pos/sales/sales-bucket-service.js';
 import { createSalesService, type SalesService } from './pos/sales/sales-service.js';
 import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createIpBlock, type IpBlock } from './rate-limit/ip-block.js';
 import { createMemoryRateLimitStore } from './rate-limit/memory-store.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { measuredStore } from './rate-limit/measured-store.js';
+import { createDbSessionStore, type DbSessionStore } from './identity/session-store.js';
 import { createHealthProbe, type HealthProbe } from './lifecycle/health-probe.js';
 import { createRefusalLog, type RefusalLog } from './observability/refusal-log.js';
 import { createTraffic, type Traffic } from './observability/traffic.js';
@@ -90,9 +93,6 @@ export interface ServiceDeps {
 /** The domain services of the process, and what they are built on, for the faces to reach. */
 export interface Services {
   readonly config: Config;
-  readonly db: Db;
-  /** The POS data routes' database: the replica when there is one, else `db`. */
-  readonly readDb: Db;
   readonly clock: Clock;
   /** Where every limit is counted; the app that is built on these services closes it. */
   readonly rateLimits: RateLimitStore;
@@ -108,6 +108,8 @@ export interface Services {
   readonly maintenance: MaintenanceSwitch;
   /** Merchants' accounts, places and events. */
   readonly posData: PosDataService;
+  /** The POS API's reads of a key's account, places and events: on the replica when there is one. */
+  readonly posQueries: PosQueryService;
   /** Receipts from store devices: JSON batches and NDJSON streams. */
   readonly receipts: ReceiptIngestion;
   /** Merchants' API keys. */
@@ -116,12 +118,16 @@ export interface Services {
   readonly merchantUsers: MerchantUserService;
   /** The operator's staff who sign in to the back-office console. */
   readonly staffUsers: StaffUserService;
+  /** The sessions of a web face (`panel`, `console`): each face its own namespace. */
+  sessionsOf(face: string): DbSessionStore;
   /** Every change made through the back office (admin API, CLI, console), newest first. */
   readonly backOfficeLog: BackOfficeLog;
   /** The POS API's quotas, ceilings, IP block and sales leases. */
   readonly limits: PosLimits;
   /** Sales figures by payment method and brand, for the POS API and the merchant panel's reports. */
   readonly sales: SalesService;
+  /** The check and repair of the pre-aggregated sales buckets (`npm run db:check-buckets`). */
+  readonly salesBuckets: SalesBucketService;
   /** The ticket API's IP block (wrong-key refusals per IP). */
   readonly ipBlock: IpBlock;
   /** Where the process is in its shutdown, and the work in progress that the stores wait for. */
@@ -177,8 +183,6 @@ export function createServices(deps: ServiceDeps): Services {
   const merchantUsers = createMerchantUserService({ db, clock, panelUrl: `${config.publicBaseUrl}/panel` });
   return {
     config,
-    db,
-    readDb,
     clock,
     rateLimits,
     notices,
@@ -187,6 +191,11 @@ export function createServices(deps: ServiceDeps): Services {
     systems: createSystemService({ db, clock, catalog }),
     maintenance: createMaintenanceSwitch({ db, clock, notices }),
     posData,
+    posQueries: createPosQueryService({
+      readDb,
+      cursorSecret: config.cursorSecret,
+      eventsQueryTimeoutMs: config.posEventsQueryTimeoutMs,
+    }),
     receipts: createReceiptIngestion({
       db,
       ...(deps.uploadDb === undefined ? {} : { writeDb: deps.uploadDb }),
@@ -206,6 +215,7 @@ export function createServices(deps: ServiceDeps): Services {
       consoleUrl: `${config.adminBaseUrl}/console`,
       backOfficeLog,
     }),
+    sessionsOf: (face) => createDbSessionStore({ db, clock, face }),
     backOfficeLog,
     limits,
     sales: createSalesService({
@@ -215,6 +225,7 @@ export function createServices(deps: ServiceDeps): Services {
       queryTimeoutMs: config.posSalesQueryTimeoutMs,
       timing: metrics,
     }),
+    salesBuckets: createSalesBucketService({ db }),
     ipBlock: createIpBlock({ store: rateLimits, namespace: 'hd', threshold: config.ipBlockThreshold }),
     lifecycle,
     readiness: createReadiness({ db, rateLimits, lifecycle }),

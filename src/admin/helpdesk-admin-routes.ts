@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import type { Problem } from '../errors/problem.js';
+import { invalidInput, notFound } from '../errors/refusals.js';
 import { integerIdPath } from '../helpdesk/catalog-input.js';
 import { CATALOG_COLLECTIONS } from '../helpdesk/catalog-collections.js';
+import type { PutEntryOutcome } from '../helpdesk/catalog-service.js';
 import { catalogEntryBodies } from '../helpdesk/catalog-view.js';
 import { maintenanceInput } from '../helpdesk/maintenance-input.js';
 import { maintenanceBody, maintenanceView } from '../helpdesk/maintenance-view.js';
@@ -21,6 +24,12 @@ import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
 
 const BASE = '/admin/v1/helpdesk';
 
+/** The 422 of a category naming a category type or a priority the catalog does not have. */
+function catalogRefusal(refused: Extract<PutEntryOutcome, { ok: false }>): Problem {
+  const what = refused.reason === 'unknown_priority' ? 'priority' : 'category type';
+  return invalidInput(refused.param, `there is no ${what} ${refused.id}`);
+}
+
 const catalogRoutes = CATALOG_COLLECTIONS.flatMap(({ path, table, one, many, id, input }): AdminRoute[] => [
   adminRoute({
     operationId: `putHelpDesk${one}`,
@@ -33,8 +42,9 @@ const catalogRoutes = CATALOG_COLLECTIONS.flatMap(({ path, table, one, many, id,
     responses: { 200: catalogEntryBodies[table], 201: catalogEntryBodies[table] },
     problems: ['validation_failed'],
     handle: async ({ params, body }, { catalog }) => {
-      const { created, entry } = await catalog.putEntry(table, params.id, body);
-      return { status: putStatus(created), body: entry };
+      const put = await catalog.putEntry(table, params.id, body);
+      if (!put.ok) throw catalogRefusal(put);
+      return { status: putStatus(put.created), body: put.entry };
     },
   }),
   adminRoute({
@@ -62,7 +72,8 @@ export const helpdeskAdminRoutes: readonly AdminRoute[] = [
     responses: { 204: null },
     problems: ['validation_failed', 'not_found'],
     handle: async ({ params }, { catalog }) => {
-      await catalog.deleteCategory(params.id);
+      const deleted = await catalog.deleteCategory(params.id);
+      if (!deleted.ok) throw notFound(`category ${params.id}`);
       return { status: 204 };
     },
   }),

@@ -126,11 +126,7 @@ async function recordAction(
   services: Services,
 ): Promise<void> {
   try {
-    await services.backOfficeLog.record(
-      services.db,
-      called.input.actor,
-      backOfficeEntryOf(route, request, called),
-    );
+    await services.backOfficeLog.append(called.input.actor, backOfficeEntryOf(route, request, called));
   } catch (error) {
     request.log.error(
       { err: error, operationId: route.operationId },

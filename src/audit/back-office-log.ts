@@ -89,26 +89,34 @@ function toAction(row: Selectable<BackOfficeActionTable>): BackOfficeAction {
 /** The back-office action log. */
 export function createBackOfficeLog(deps: { db: Db; clock: Clock }) {
   const { clock } = deps;
+  const insertEntry = async (db: Db, actor: Actor, entry: BackOfficeEntry): Promise<void> => {
+    await db
+      .insertInto('back_office_actions')
+      .values({
+        occurred_at: clock.now(),
+        actor_role: actor.role,
+        actor_user_id: actor.userId ?? null,
+        actor_name: actor.displayName ?? null,
+        channel: actor.channel,
+        actor_ip: actor.ip,
+        action: entry.action,
+        target: entry.target,
+        details: JSON.stringify(withoutSecrets(entry.details ?? {})),
+      })
+      .execute();
+  };
   return {
     /**
      * Records a change made by `actor`, in `db`: a transaction, so that the row is written with the
      * change (or neither), or the database, after it.
      */
     async record(db: Db, actor: Actor, entry: BackOfficeEntry): Promise<void> {
-      await db
-        .insertInto('back_office_actions')
-        .values({
-          occurred_at: clock.now(),
-          actor_role: actor.role,
-          actor_user_id: actor.userId ?? null,
-          actor_name: actor.displayName ?? null,
-          channel: actor.channel,
-          actor_ip: actor.ip,
-          action: entry.action,
-          target: entry.target,
-          details: JSON.stringify(withoutSecrets(entry.details ?? {})),
-        })
-        .execute();
+      await insertEntry(db, actor, entry);
+    },
+
+    /** Records a change made by `actor` on its own, after the change (a sign-in, a console action). */
+    async append(actor: Actor, entry: BackOfficeEntry): Promise<void> {
+      await insertEntry(deps.db, actor, entry);
     },
 
     /** One page of the log, newest first (by instant, then by sequence). A malformed cursor: 422. */

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { auditCommand } from './audit-commands.js';
 import { backupCommands } from './backup-commands.js';
+import { checkBucketsCommand } from './check-buckets.js';
 import { CliError, EXIT } from './cli-error.js';
 import { helpdeskCommands } from './helpdesk-commands.js';
 import { importCommand } from './import-receipts.js';
@@ -17,8 +18,8 @@ import { staffCommand } from './staff-commands.js';
 // usage errors exit 2, refusals and failures exit 1.
 
 const HELP = `
-Local commands (serve, migrate, demo, backup, restore) work on the database of DATABASE_URL, with
-the same configuration as the server (environment, or a .env file here).
+Local commands (serve, migrate, demo, backup, restore, check-buckets) work on the database of
+DATABASE_URL, with the same configuration as the server (environment, or a .env file here).
 Every other command calls the admin API of a running deployment: --admin-url
 (or ADMIN_URL; default http://ADMIN_HOST:ADMIN_PORT, 127.0.0.1:8081), with the
 token in ADMIN_TOKEN (or SUPPORT_TOKEN), never on the command line.
@@ -71,6 +72,7 @@ export function buildProgram(): Command {
   for (const command of [
     ...localCommands(),
     ...backupCommands(),
+    checkBucketsCommand(),
     ...helpdeskCommands(),
     ...posCommands(),
     importCommand(),
@@ -111,6 +113,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     const json = wantsJson(argv);
     if (error instanceof CliError) {
+      // A command that printed everything itself ends with an empty message: only its exit code.
+      if (error.message === '') return error.exitCode;
       if (json) process.stdout.write(`${JSON.stringify(error.json ?? { error: error.message }, null, 2)}\n`);
       process.stderr.write(`${stylesFor(process.stderr).red('error:')} ${error.message}\n`);
       return error.exitCode;

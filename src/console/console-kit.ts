@@ -111,7 +111,7 @@ export function consoleKit(
       });
     },
     async record(ctx, entry) {
-      await services.backOfficeLog.record(services.db, ctx.actor, {
+      await services.backOfficeLog.append(ctx.actor, {
         action: entry.action,
         target: entry.target,
         details: entry.details ?? {},

@@ -83,7 +83,7 @@ export function registerConsole(admin: FastifyInstance, deps: ConsoleDeps): void
     assets: consoleAssets,
     // Sessions are in the back-office action log too: who was at the console, and when.
     onSession: async (event, user, request) => {
-      await services.backOfficeLog.record(services.db, staffActor(user, request), {
+      await services.backOfficeLog.append(staffActor(user, request), {
         action: `console.${event}`,
         target: `staff/users/${user.id}`,
       });

@@ -7,11 +7,10 @@ import { systemCategoryIds, ticketCatalog, ticketOptions, type TicketOptions } f
 import { listSystems, type PartnerSystem } from './system-repository.js';
 import { clearTicketCategory } from './ticket-repository.js';
 import type { TicketCatalog } from './ticket-request.js';
-import { invalidInput, notFound } from '../errors/refusals.js';
 
 // The help-desk catalog (admin-api.md, Help desk): companies, category types, priorities, categories,
 // support levels and natures the operator writes, and the ticket options a partner system reads from
-// them. Methods throw a Problem for input they refuse, before anything is written.
+// them. Methods return a refusal as a value, before anything is written.
 
 /** A catalog table the operator writes with PUT. */
 export type CatalogTable =
@@ -42,6 +41,14 @@ function shown(row: Record<string, unknown>): CatalogEntry {
 function stored(values: Record<string, unknown>): Record<string, unknown> {
   return 'active' in values ? { ...values, active: values.active === true ? 1 : 0 } : values;
 }
+
+/**
+ * What putting a catalog entry came to: the entry, or the id a category names that the catalog does not
+ * have (`param`: the field naming it).
+ */
+export type PutEntryOutcome =
+  | { ok: true; created: boolean; entry: CatalogEntry }
+  | { ok: false; reason: 'unknown_category_type' | 'unknown_priority'; param: string; id: number };
 
 /** The help-desk catalog service. */
 export function createCatalogService(deps: {
@@ -93,23 +100,31 @@ export function createCatalogService(deps: {
   return {
     exists,
 
-    /** Creates or replaces a catalog entry; returns it and whether it was created. */
+    /**
+     * Creates or replaces a catalog entry; returns it and whether it was created. A category naming a
+     * category type or a priority the catalog does not have is refused, and nothing is written.
+     */
     async putEntry(
       table: CatalogTable,
       key: string | number,
       values: Record<string, unknown>,
-    ): Promise<{ created: boolean; entry: CatalogEntry }> {
+    ): Promise<PutEntryOutcome> {
       if (table === 'hd_categories') {
         if (!(await exists('hd_category_types', values.type_id as number))) {
-          throw invalidInput('type_id', `there is no category type ${String(values.type_id)}`);
+          return {
+            ok: false,
+            reason: 'unknown_category_type',
+            param: 'type_id',
+            id: values.type_id as number,
+          };
         }
         const priority = values.default_priority_id as number | null;
         if (priority !== null && !(await exists('hd_priorities', priority))) {
-          throw invalidInput('default_priority_id', `there is no priority ${priority}`);
+          return { ok: false, reason: 'unknown_priority', param: 'default_priority_id', id: priority };
         }
       }
       const created = await changing(() => putRow(db, table, KEY_COLUMN[table], key, stored(values)));
-      return { created, entry: await getEntry(table, key) };
+      return { ok: true, created, entry: await getEntry(table, key) };
     },
 
     /** Every entry of a table, by key. */
@@ -123,8 +138,10 @@ export function createCatalogService(deps: {
     },
 
     /** Deletes a category: tickets keep `category_id` null; systems lose it as default or release. */
-    async deleteCategory(categoryId: number): Promise<void> {
-      if (!(await exists('hd_categories', categoryId))) throw notFound(`category ${categoryId}`);
+    async deleteCategory(
+      categoryId: number,
+    ): Promise<{ ok: true } | { ok: false; reason: 'unknown_category' }> {
+      if (!(await exists('hd_categories', categoryId))) return { ok: false, reason: 'unknown_category' };
       const now = clock.now();
       await changing(() =>
         db.transaction().execute(async (trx) => {
@@ -149,6 +166,7 @@ export function createCatalogService(deps: {
           await trx.deleteFrom('hd_categories').where('id', '=', categoryId).execute();
         }),
       );
+      return { ok: true };
     },
 
     /**

@@ -17,6 +17,7 @@ import {
 } from './system-repository.js';
 import type { SystemInput } from './system-input.js';
 import { recordSystemKeyTimeEvents } from './system-key-time-events.js';
+import { verifySystemKey } from './system-key-verification.js';
 import { KEY_PREFIX } from './system-scopes.js';
 import { invalidInput, notFound } from '../errors/refusals.js';
 
@@ -137,6 +138,9 @@ export function createSystemService(deps: { db: Db; clock: Clock; catalog: Pick<
     },
 
     get: (identifier: string) => get(identifier),
+
+    /** What a presented key text (null when absent) is worth at `now`: the ticket API's verification. */
+    verifyKey: (token: string | null, now: number) => verifySystemKey(db, token, now),
 
     /** Every system, without keys. */
     async list(): Promise<PartnerSystem[]> {

@@ -1,13 +1,10 @@
 import { presentedBearerToken } from '../http/bearer-token.js';
-import { hashApiKey, hasKeyShape, keyMatches } from '../lib/api-key.js';
 import type { Answer } from '../http/gate.js';
 import { IDENTITY_ONLY, unsupportedContentCoding } from '../http/content-coding.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { Problem } from '../errors/problem.js';
 import { noteRequest } from '../observability/request-facts.js';
 import { attempt } from '../rate-limit/rate-limit-store.js';
-import { KEY_PREFIX } from './system-scopes.js';
-import { findSystemByKeyHash } from './system-repository.js';
 import type { TicketCall, TicketRoute } from './ticket-call.js';
 
 // The gates of the ticket API, each named after the rule it enforces. Their order is in ticket-api.ts.
@@ -94,26 +91,19 @@ export async function authenticateKey(call: TicketCall): Promise<Problem | undef
     if (countsTowardIpBlock) await attempt(() => call.ipBlock.recordFailure(call.request.ip, call.now));
     return Problem.of('unauthorized', {}, { 'www-authenticate': 'Bearer' });
   };
-  const token = presentedBearerToken(call.request);
-  if (token === null || !hasKeyShape(token, KEY_PREFIX)) return refuse(true);
-  const keyHash = hashApiKey(token);
-  const system = await findSystemByKeyHash(call.deps.db, keyHash);
-  if (system === undefined) return refuse(true);
+  const check = await call.deps.systems.verifyKey(presentedBearerToken(call.request), call.now);
+  if (!('system' in check)) return refuse(true);
+  const { system, credential } = check;
   // From here on the key is the system's: its refusals are the system's to read (README, Why did my
   // call fail), a rotated-out key's 401 among them.
-  const credential = keyMatches(token, system.currentKeyHash) ? 'current' : 'previous';
   noteRequest(call.request, { subject: { kind: 'system', id: system.identifier }, credential });
-  if (credential === 'previous') {
-    // The previous key of a rotation: valid during the grace period, then a 401 that does not count.
-    const validUntil = system.previousValidUntil;
-    if (!keyMatches(token, system.previousKeyHash) || validUntil === null || call.now >= validUntil)
-      return refuse(false);
-  }
+  // The previous key after its grace period: a 401 that does not count.
+  if (!check.ok) return refuse(false);
   // A known key on another system's webhook (or an unknown identifier) does not count either.
   if (call.pathSystem !== undefined && call.pathSystem !== system.identifier) return refuse(false);
   call.system = system;
   // Its last use: a mark in memory, written later by the flush (src/audit/key-use.ts).
-  call.deps.keyUse.mark('system', system.identifier, keyHash, call.now);
+  call.deps.keyUse.mark('system', system.identifier, check.keyHash, call.now);
   return undefined;
 }
 

@@ -1,6 +1,5 @@
 import type { KeyUse } from '../audit/key-use.js';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/database.js';
 import type { Problem } from '../errors/problem.js';
 import type { Answer } from '../http/gate.js';
 import type { RouteSpec } from '../http/route-spec.js';
@@ -11,14 +10,16 @@ import type { CatalogService } from './catalog-service.js';
 import type { MaintenanceSwitch } from './maintenance-switch.js';
 import type { Scope } from './system-scopes.js';
 import type { SystemWithKeys } from './system-repository.js';
+import type { SystemService } from './system-service.js';
 import type { TicketService } from './ticket-service.js';
 
 // What a call through the ticket API carries as it passes the gates, and what a route of its table is.
 
 /** Everything the ticket API needs from the rest of the service. */
 export interface TicketApiDeps {
-  db: Db;
   clock: Clock;
+  /** Verifies presented keys. */
+  systems: Pick<SystemService, 'verifyKey'>;
   rateLimits: RateLimitStore;
   ipBlock: IpBlock;
   maintenance: MaintenanceSwitch;

@@ -1,4 +1,3 @@
-import { Problem } from '../errors/problem.js';
 import type { JsonMember } from './json-members.js';
 import { jsonObjectMembers } from './json-members.js';
 import {
@@ -88,10 +87,22 @@ export interface TicketDraft {
   unknownIds: boolean;
 }
 
-/** A field 422 of the ticket request. */
+/** Why a ticket request's field is refused: its code in the problem catalogue (a field 422). */
+export type FieldRefusalReason =
+  | 'invalid_field'
+  | 'missing_external_id'
+  | 'missing_description'
+  | 'missing_company'
+  | 'field_too_long'
+  | 'invalid_company'
+  | 'invalid_nature';
+
+/** A refused field of the ticket request: why, which field, and what to fix (the problem's detail). */
 export interface Refusal {
   ok: false;
-  problem: Problem;
+  reason: FieldRefusalReason;
+  param: string;
+  detail: string;
 }
 
 export type TicketRequestResult = { ok: true; draft: TicketDraft } | Refusal;
@@ -115,13 +126,8 @@ function asId(value: unknown): number | null {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : null;
 }
 
-function fieldProblem(
-  code:
-    'invalid_field' | 'missing_external_id' | 'missing_description' | 'missing_company' | 'field_too_long',
-  param: string,
-  detail: string,
-): Refusal {
-  return { ok: false, problem: Problem.of(code, { detail, param }) };
+function refuseField(reason: FieldRefusalReason, param: string, detail: string): Refusal {
+  return { ok: false, reason, param, detail };
 }
 
 /**
@@ -130,7 +136,7 @@ function fieldProblem(
  */
 export function readExternalId(field: FieldValue | undefined): { ok: true; value: string } | Refusal {
   if (field === undefined || field.value === null) {
-    return fieldProblem('missing_external_id', 'external_id', '"external_id" is required.');
+    return refuseField('missing_external_id', 'external_id', '"external_id" is required.');
   }
   let text: string;
   if (typeof field.value === 'string') text = field.value;
@@ -139,14 +145,14 @@ export function readExternalId(field: FieldValue | undefined): { ok: true; value
   if (hasNul(text)) return invalidField('external_id', '"external_id" must not contain the NUL character.');
   const cleaned = cleanText(text);
   if (cleaned === '') {
-    return fieldProblem(
+    return refuseField(
       'missing_external_id',
       'external_id',
       '"external_id" is empty after removing spaces and invisible characters.',
     );
   }
   if (codePointLength(cleaned) > TICKET_LIMITS.externalId) {
-    return fieldProblem(
+    return refuseField(
       'field_too_long',
       'external_id',
       `"external_id" must be at most ${TICKET_LIMITS.externalId} characters.`,
@@ -156,7 +162,7 @@ export function readExternalId(field: FieldValue | undefined): { ok: true; value
 }
 
 function invalidField(param: string, detail: string): Refusal {
-  return { ok: false, problem: Problem.of('invalid_field', { detail, param }) };
+  return refuseField('invalid_field', param, detail);
 }
 
 /** Reads the lead route's body: only `external_id` is checked (helpdesk-ticket-api.md, POST lead). */
@@ -178,31 +184,29 @@ export function readTicketRequest(text: string, catalog: TicketCatalog): TicketR
   if (!externalId.ok) return externalId;
 
   const company = values.get('company')?.value ?? null;
-  if (company === null) return fieldProblem('missing_company', 'company', '"company" is required.');
+  if (company === null) return refuseField('missing_company', 'company', '"company" is required.');
   if (typeof company !== 'string') return invalidField('company', '"company" must be a string.');
   if (hasNul(company)) return invalidField('company', '"company" must not contain the NUL character.');
   const companyKey = trimSpaces(company).toLowerCase();
-  if (companyKey === '') return fieldProblem('missing_company', 'company', '"company" is empty.');
+  if (companyKey === '') return refuseField('missing_company', 'company', '"company" is empty.');
   const companyId = catalog.companyIds.find((id) => id.toLowerCase() === companyKey);
   if (companyId === undefined) {
     const valid = catalog.companyIds.length === 0 ? 'none is available' : catalog.companyIds.join(', ');
-    return {
-      ok: false,
-      problem: Problem.of('invalid_company', {
-        detail: `"company" must be the id of one of the companies of the options route: ${valid}.`,
-        param: 'company',
-      }),
-    };
+    return refuseField(
+      'invalid_company',
+      'company',
+      `"company" must be the id of one of the companies of the options route: ${valid}.`,
+    );
   }
 
   const description = values.get('description')?.value ?? null;
   if (description === null)
-    return fieldProblem('missing_description', 'description', '"description" is required.');
+    return refuseField('missing_description', 'description', '"description" is required.');
   if (typeof description !== 'string') return invalidField('description', '"description" must be a string.');
   if (hasNul(description))
     return invalidField('description', '"description" must not contain the NUL character.');
   if (codePointLength(description) > TICKET_LIMITS.description) {
-    return fieldProblem(
+    return refuseField(
       'field_too_long',
       'description',
       `"description" must be at most ${TICKET_LIMITS.description} characters (counted before trimming).`,
@@ -210,7 +214,7 @@ export function readTicketRequest(text: string, catalog: TicketCatalog): TicketR
   }
   const cleanDescription = trimSpaces(description.toWellFormed());
   if (cleanDescription === '')
-    return fieldProblem('missing_description', 'description', '"description" is empty.');
+    return refuseField('missing_description', 'description', '"description" is empty.');
 
   const nature = readNature(values.get('nature')?.value ?? null, catalog);
   if (!nature.ok) return nature;
@@ -316,13 +320,11 @@ function readNature(value: unknown, catalog: TicketCatalog): { ok: true; value: 
   const identifier =
     key === '' ? undefined : catalog.natureIdentifiers.find((id) => id.toLowerCase() === key);
   if (identifier === undefined) {
-    return {
-      ok: false,
-      problem: Problem.of('invalid_nature', {
-        detail: '"nature" must be the identifier of one of the natures of the options route, or be left out.',
-        param: 'nature',
-      }),
-    };
+    return refuseField(
+      'invalid_nature',
+      'nature',
+      '"nature" must be the identifier of one of the natures of the options route, or be left out.',
+    );
   }
   return { ok: true, value: identifier };
 }

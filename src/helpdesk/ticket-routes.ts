@@ -9,7 +9,7 @@ import {
   ticketResponseBody as ticketResponseSchema,
 } from './ticket-api-schemas.js';
 import type { AuthenticatedTicketCall, TicketRoute } from './ticket-call.js';
-import { readLeadRequest } from './ticket-request.js';
+import { readLeadRequest, type Refusal } from './ticket-request.js';
 import { ticketResponseBody, type TicketOutcome } from './ticket-service.js';
 
 // The route table of the partner help-desk ticket API (helpdesk-ticket-api.md, the table of operations):
@@ -66,8 +66,22 @@ const TICKET_SUCCESSES = {
   200: 'The same `external_id` was sent before by this system: the existing ticket as created (`duplicate: true`, its own `applied`), never a second ticket. The body was still validated (the 422 rules apply).',
 };
 
+/** Retry-After of `misconfigured_system`: the operator needs time to fix the system. */
+const MISCONFIGURED_RETRY_AFTER_SECONDS = 300;
+
+/** The field 422 of a refused field of the request. */
+const fieldRefusal = (refusal: Refusal): Problem =>
+  Problem.of(refusal.reason, { detail: refusal.detail, param: refusal.param });
+
 function ticketAnswer(outcome: TicketOutcome): Problem | Answer {
-  if (outcome.kind === 'refused') return outcome.problem;
+  if (!outcome.ok) {
+    if (outcome.reason !== 'misconfigured_system') return fieldRefusal(outcome);
+    return Problem.of(
+      'misconfigured_system',
+      {},
+      { 'retry-after': String(MISCONFIGURED_RETRY_AFTER_SECONDS) },
+    );
+  }
   const duplicate = outcome.kind === 'duplicate';
   return {
     status: duplicate ? 200 : 201,
@@ -155,7 +169,7 @@ export const ticketRoutes: readonly TicketRoute[] = [
       return Promise.resolve(
         lead.ok
           ? Problem.of('not_implemented', { detail: 'The lead route is planned; nothing was stored.' })
-          : lead.problem,
+          : fieldRefusal(lead),
       );
     },
   },

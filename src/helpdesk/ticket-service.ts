@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { Problem } from '../errors/problem.js';
 import { uuidv7 } from '../lib/identifiers.js';
 import type { CatalogService } from './catalog-service.js';
 import type { PartnerSystem } from './system-repository.js';
@@ -8,18 +7,19 @@ import { findTicketByExternalId, listTickets, type Ticket, type TicketQuery } fr
 import { createTicketInserts } from './ticket-inserts.js';
 import {
   readTicketRequest,
+  type Refusal,
   type TicketCatalog,
   type TicketRequestResult,
   type TicketWarning,
 } from './ticket-request.js';
 
-/** What opening a ticket came to: a refusal, a new ticket (201), or the existing one (200). */
+/** What opening a ticket came to: a new ticket (201), the existing one (200), or a refusal. */
 export type TicketOutcome =
-  | { kind: 'refused'; problem: Problem }
-  | { kind: 'created' | 'duplicate'; ticket: Ticket; warnings: TicketWarning[] };
-
-/** Retry-After of `misconfigured_system`: the operator needs time to fix the system. */
-const MISCONFIGURED_RETRY_AFTER_SECONDS = 300;
+  | { ok: true; kind: 'created' | 'duplicate'; ticket: Ticket; warnings: TicketWarning[] }
+  /** A field of the request is refused (a field 422): which, and what to fix. */
+  | Refusal
+  /** The system has no usable default category, so it cannot open new tickets (503). */
+  | { ok: false; reason: 'misconfigured_system' };
 
 /** The refusals of a company or nature the catalog has no active entry with (createHelpDeskTicket). */
 const CATALOG_REFUSALS = new Set(['invalid_company', 'invalid_nature']);
@@ -32,7 +32,7 @@ const CATALOG_REFUSALS = new Set(['invalid_company', 'invalid_nature']);
  */
 function restsOnUnknownId(request: TicketRequestResult, catalog: TicketCatalog, system: PartnerSystem) {
   if (system.defaultCategoryId !== null && catalog.defaultCategoryId === null) return true;
-  if (!request.ok) return request.problem.code !== null && CATALOG_REFUSALS.has(request.problem.code);
+  if (!request.ok) return CATALOG_REFUSALS.has(request.reason);
   return request.draft.unknownIds;
 }
 
@@ -49,7 +49,7 @@ export function createTicketService(deps: {
 }) {
   const { db, clock } = deps;
   const counted = (outcome: TicketOutcome): TicketOutcome => {
-    if (outcome.kind !== 'refused') deps.counts?.ticketOpened(outcome.kind);
+    if (outcome.ok) deps.counts?.ticketOpened(outcome.kind);
     return outcome;
   };
   const insertTicket = createTicketInserts(db);
@@ -65,7 +65,7 @@ export function createTicketService(deps: {
                 'This external_id was sent before with another description; the existing ticket is returned unchanged.',
             },
           ];
-    return { kind: 'duplicate', ticket, warnings };
+    return { ok: true, kind: 'duplicate', ticket, warnings };
   }
 
   return {
@@ -77,7 +77,7 @@ export function createTicketService(deps: {
         catalog = await deps.catalog.ticketCatalog(system, { fresh: true });
         request = readTicketRequest(bodyText, catalog);
       }
-      if (!request.ok) return { kind: 'refused', problem: request.problem };
+      if (!request.ok) return request;
       const draft = request.draft;
 
       const existing = await findTicketByExternalId(db, system.identifier, draft.externalId);
@@ -87,14 +87,7 @@ export function createTicketService(deps: {
       // every new ticket is refused, even one that names a released category. Resubmissions above
       // still answer 200 with the existing ticket.
       if (catalog.defaultCategoryId === null || draft.categoryId === null) {
-        return {
-          kind: 'refused',
-          problem: Problem.of(
-            'misconfigured_system',
-            {},
-            { 'retry-after': String(MISCONFIGURED_RETRY_AFTER_SECONDS) },
-          ),
-        };
+        return { ok: false, reason: 'misconfigured_system' };
       }
 
       const now = clock.now();
@@ -115,7 +108,7 @@ export function createTicketService(deps: {
         created_at: now,
       });
       if (created !== undefined)
-        return counted({ kind: 'created', ticket: created, warnings: draft.warnings });
+        return counted({ ok: true, kind: 'created', ticket: created, warnings: draft.warnings });
 
       // Another request with the same external_id committed between our look-up and our insert.
       const winner = await findTicketByExternalId(db, system.identifier, draft.externalId);

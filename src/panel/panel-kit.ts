@@ -15,7 +15,7 @@ export const PANEL_PREFIX = '/panel';
 /** The services the panel's pages use. */
 export type PanelServices = Pick<
   Services,
-  | 'db'
+  | 'sessionsOf'
   | 'clock'
   | 'rateLimits'
   | 'merchantKeys'

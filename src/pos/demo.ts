@@ -5,7 +5,8 @@ import type { MerchantKeyService } from './keys/merchant-key-service.js';
 import { PAYMENT_METHODS } from './receipts/payment-methods.js';
 import type { PosDataService } from './places/pos-data-service.js';
 import { RECEIPT_KINDS, RECEIPT_STATUSES } from './receipts/receipt-rules.js';
-import { writeReceipts, type ReceiptData } from './receipts/receipt-repository.js';
+import type { ReceiptIngestion } from './receipts/receipt-ingestion.js';
+import type { ReceiptData } from './receipts/receipt-repository.js';
 
 /** The demo merchant account created on a first start. */
 export const DEMO_ACCOUNT = 'demo';
@@ -52,8 +53,8 @@ const BRANDS = [
  */
 export async function seedPosDemo(
   services: {
-    db: Db;
     clock: Clock;
+    receipts: Pick<ReceiptIngestion, 'loadIntoNewAccount'>;
     posData: Pick<PosDataService, 'putAccount' | 'putPlace' | 'putEvent'>;
     merchantKeys: Pick<MerchantKeyService, 'create'>;
   },
@@ -62,7 +63,7 @@ export async function seedPosDemo(
     receipts?: number;
   } = {},
 ): Promise<{ key: string }> {
-  const { db, clock, posData, merchantKeys } = services;
+  const { clock, posData, merchantKeys } = services;
   const count = options.receipts ?? DEMO_RECEIPTS;
   const now = clock.now();
   await posData.putAccount(DEMO_ACCOUNT, {
@@ -128,11 +129,7 @@ export async function seedPosDemo(
       demo: next() < 0.01,
     });
   }
-  // A bulk load into a new account: its sales buckets are built once from all its receipts, in a few
-  // seconds less than keeping them by deltas receipt batch after receipt batch.
-  await db
-    .transaction()
-    .execute((trx) => writeReceipts(trx, DEMO_ACCOUNT, receipts, now, { buckets: 'rebuild' }));
+  await services.receipts.loadIntoNewAccount(DEMO_ACCOUNT, receipts, now);
 
   const created = await merchantKeys.create(
     DEMO_ACCOUNT,

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
 import type { LinkOutcome } from '../identity/one-time-link.js';
 import type { DbSessionStore } from '../identity/session-store.js';
 import type { SignInLimit, SignInLimits } from '../identity/sign-in-limit.js';
@@ -97,7 +96,12 @@ export interface FaceSpec<U extends FaceUser, K extends string> {
   cookieName: string;
   catalogue: Catalogue<K | FaceMessage>;
   users: FaceUsers<U>;
-  deps: { db: Db; clock: Clock; rateLimits: RateLimitStore; config: Config };
+  deps: {
+    sessionsOf(face: string): DbSessionStore;
+    clock: Clock;
+    rateLimits: RateLimitStore;
+    config: Config;
+  };
   signInLimits?: Partial<SignInLimits> | undefined;
   /** How long a session lasts without use. */
   idleMs: number;

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createDbSessionStore } from '../identity/session-store.js';
 import { createSignInLimit } from '../identity/sign-in-limit.js';
 import { faceFrame, type FaceFrame } from './face-frame.js';
 import type { FaceContext, FaceMessage, FaceSpec, FaceUser } from './face-kit.js';
@@ -48,7 +47,7 @@ export function registerFace<U extends FaceUser, K extends string>(
 ): void {
   const { prefix, deps } = spec;
   const { config } = deps;
-  const sessions = createDbSessionStore({ db: deps.db, clock: deps.clock, face: spec.name });
+  const sessions = deps.sessionsOf(spec.name);
   const signInLimit = createSignInLimit({
     store: deps.rateLimits,
     clock: deps.clock,

@@ -7,7 +7,7 @@ import { testApp } from '../helper.js';
 import { createProcessDatabase } from '../support/process-database.js';
 import { seedBucketAccounts as seed, tamperBuckets as tamper } from './sales-bucket-fixtures.js';
 
-// `npm run db:check-buckets` (src/cli/check-buckets.ts) answers with its exit code: 0 when the buckets
+// `npm run db:check-buckets` (`partner-gateway check-buckets`, src/cli/check-buckets.ts) answers with its exit code: 0 when the buckets
 // match the receipts, 1 listing those that differ, 2 when it cannot check. The check itself is tested on
 // both databases in sales-bucket-audit.test.ts; here the command, on a SQLite file.
 
@@ -19,7 +19,7 @@ function checkCommand(
   args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/check-buckets.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'check-buckets', ...args], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test' },
       stdio: ['ignore', 'pipe', 'pipe'],

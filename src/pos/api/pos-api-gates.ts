@@ -3,7 +3,6 @@ import { hasRequestBody, IDENTITY_ONLY, unsupportedContentCoding } from '../../h
 import { isJsonMediaType } from '../../http/media-type.js';
 import { Problem } from '../../errors/problem.js';
 import { noteRequest, type LimitKind } from '../../observability/request-facts.js';
-import { verifyMerchantKey } from '../keys/key-verification.js';
 import type { AuthenticatedPosCall, PosCall } from './pos-call.js';
 import type { LimitHeaders, LimitRefusal, PosLimitReason } from './pos-limits.js';
 import { readQuery, type PosQueryValues, type PosRoute } from './query-params.js';
@@ -107,8 +106,7 @@ export async function guardUnauthenticatedCalls(call: PosCall): Promise<Problem 
  * A previous key of a rotation passes, and every later response carries `Deprecation` and `Sunset`.
  */
 export async function authenticateKey(call: PosCall): Promise<Problem | undefined> {
-  const { outcome, key, bucket, keyHash, known } = await verifyMerchantKey(
-    call.deps.db,
+  const { outcome, key, bucket, keyHash, known } = await call.deps.merchantKeys.verify(
     call.keyText ?? null,
     call.now,
   );

@@ -1,11 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyUse } from '../../audit/key-use.js';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import type { Problem } from '../../errors/problem.js';
 import type { Answer } from '../../http/gate.js';
 import type { RouteSpec } from '../../http/route-spec.js';
 import type { PosKeyRecord } from '../keys/key-repository.js';
+import type { MerchantKeyService } from '../keys/merchant-key-service.js';
+import type { PosQueryService } from '../places/pos-query-service.js';
 import type { KeyCheck, PosLimits, PosQuota, PosRouteClass } from './pos-limits.js';
 import type { PosPermission } from './pos-permissions.js';
 import type { PosRoute } from './query-params.js';
@@ -16,21 +17,17 @@ import type { SalesService } from '../sales/sales-service.js';
 
 /** Everything the POS API needs from the rest of the service. */
 export interface PosApiDeps {
-  /** The primary database: keys and their state, always current. */
-  db: Db;
+  /** Verifies presented keys on the primary database, so a rotation or a revocation holds at once. */
+  merchantKeys: Pick<MerchantKeyService, 'verify'>;
   /**
-   * Where the data routes read places, events and receipts: a replica when one is configured
-   * (`DATABASE_READ_URL`), else the primary. Keys are never read from it, so a rotation or a revocation
-   * is honoured at once whatever the replica's lag.
+   * The account, places and events the routes read: on a replica when one is configured
+   * (`DATABASE_READ_URL`), else the primary.
    */
-  readDb: Db;
+  queries: PosQueryService;
   clock: Clock;
   limits: PosLimits;
   /** The sales figures behind the sales route. */
   sales: SalesService;
-  /** Signs the events cursor. */
-  cursorSecret: string;
-  eventsQueryTimeoutMs: number;
   /** Where an accepted key's use is marked (in memory; flushed about once a minute). */
   keyUse: Pick<KeyUse, 'mark'>;
 }

@@ -1,13 +1,9 @@
-import { withQueryTimeout } from '../../db/query-timeout.js';
 import type { ProblemCode } from '../../errors/problem-catalogue.js';
 import { Problem } from '../../errors/problem.js';
 import { POS_API } from '../../lib/api-registry.js';
 import { wireTime } from '../../lib/wire-time.js';
-import { findAccount } from '../places/account-repository.js';
-import { cursorProblem, verifyCursor } from '../places/cursor.js';
-import { listEvents, nextCursor } from '../places/event-listing.js';
-import { listPlaces } from '../places/place-repository.js';
-import { keyPlaces, reachablePlace } from '../keys/place-reach.js';
+import { cursorProblem } from '../places/cursor.js';
+import { keyPlaces } from '../keys/place-reach.js';
 import { eventsBody, pingBody, placesBody, salesByPaymentMethodBody } from './pos-api-schemas.js';
 import { queryOf, queryTimeoutProblem, refuseByLimit } from './pos-api-gates.js';
 import type { PosRouteDef } from './pos-call.js';
@@ -62,7 +58,7 @@ function plannedRoute(
     handle: async (call) => {
       const values = call.query as { places?: readonly string[] | null };
       for (const placeId of values.places ?? []) {
-        if ((await reachablePlace(call.deps.readDb, call.key, placeId)) === undefined) return placeNotFound();
+        if (!(await call.deps.queries.reaches(call.key, placeId))) return placeNotFound();
       }
       return Problem.of('not_implemented', { detail: 'This route is planned and not available yet.' });
     },
@@ -83,7 +79,7 @@ export const posRoutes: readonly PosRouteDef[] = [
     uncodedStatuses: UNCODED,
     handle: async (call) => {
       const { key, quota } = call;
-      const account = await findAccount(call.deps.readDb, key.account_id);
+      const accountName = await call.deps.queries.accountName(key.account_id);
       const superseded = call.reply.getHeader('deprecation') !== undefined;
       return {
         status: 200,
@@ -97,7 +93,7 @@ export const posRoutes: readonly PosRouteDef[] = [
             superseded_until:
               superseded && key.previous_valid_until !== null ? wireTime(key.previous_valid_until) : null,
           },
-          account: { id: key.account_id, name: account?.name ?? '' },
+          account: { id: key.account_id, name: accountName },
           rate_limit: quota.measured
             ? { default_per_minute: POS_KEY_QUOTA.default, heavy_per_minute: POS_KEY_QUOTA.heavy }
             : null,
@@ -119,12 +115,14 @@ export const posRoutes: readonly PosRouteDef[] = [
     problems: GATE_PROBLEMS,
     uncodedStatuses: UNCODED,
     handle: async (call) => {
-      const reach = keyPlaces(call.key);
-      const places = await listPlaces(call.deps.readDb, call.key.account_id);
-      const data = places
-        .filter((place) => reach === null || reach.includes(place.id))
-        .map((place) => ({ id: place.id, name: place.name, timezone: place.timezone, active: place.active }));
-      return { status: 200, body: { all: reach === null, data } };
+      const places = await call.deps.queries.reachedPlaces(call.key);
+      const data = places.map((place) => ({
+        id: place.id,
+        name: place.name,
+        timezone: place.timezone,
+        active: place.active,
+      }));
+      return { status: 200, body: { all: keyPlaces(call.key) === null, data } };
     },
   },
   {
@@ -142,27 +140,30 @@ export const posRoutes: readonly PosRouteDef[] = [
     uncodedStatuses: UNCODED,
     handle: async (call) => {
       const query = queryOf(call, 'events');
-      if ((await reachablePlace(call.deps.readDb, call.key, query.place)) === undefined)
-        return placeNotFound();
-      const scope = { accountId: call.key.account_id, placeId: query.place };
-      let after = null;
-      if (query.cursor !== null) {
-        const checked = verifyCursor(call.deps.cursorSecret, query.cursor, scope);
-        if (!checked.ok) return cursorProblem(checked.reason);
-        after = checked.position;
+      const page = await call.deps.queries.events({
+        reach: call.key,
+        placeId: query.place,
+        search: query.search,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      if (!page.ok) {
+        switch (page.reason) {
+          case 'unknown_place':
+            return placeNotFound();
+          case 'bad_cursor':
+            return cursorProblem(page.cursor);
+          case 'timed_out':
+            return queryTimeoutProblem();
+        }
       }
-      const page = await withQueryTimeout(call.deps.readDb, call.deps.eventsQueryTimeoutMs, (db) =>
-        listEvents(db, { ...scope, search: query.search, limit: query.limit, after }),
-      );
-      if (page === undefined) return queryTimeoutProblem();
-      if (!page.ok) return cursorProblem('dangling');
       return {
         status: 200,
         body: {
           place: query.place,
           search: query.search,
           data: page.data,
-          next_cursor: nextCursor(call.deps.cursorSecret, scope, page.nextPosition),
+          next_cursor: page.nextCursor,
         },
       };
     },

@@ -367,8 +367,11 @@ export function createMerchantKeyService(deps: { db: Db; clock: Clock; rotationG
       });
     },
 
-    /** What a presented key text is worth now: the same verification as the POS API's. */
-    verify: (keyText: string) => verifyMerchantKey(db, keyText, clock.now()),
+    /**
+     * What a presented key text (null when absent or not of a key's shape) is worth at `now` (default:
+     * the clock's now): the POS API's one verification, on the primary database.
+     */
+    verify: (keyText: string | null, now: number = clock.now()) => verifyMerchantKey(db, keyText, now),
   };
 }
 

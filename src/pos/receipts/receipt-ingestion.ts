@@ -11,7 +11,7 @@ import type { PosDataService } from '../places/pos-data-service.js';
 import { applyStagedReceipts, type ReceiptCounts } from './receipt-apply.js';
 import { quickReceiptInput, receiptInput } from './receipt-input.js';
 import { receiptBatchEvents } from './receipt-json-stream.js';
-import type { ReceiptData } from './receipt-repository.js';
+import { writeReceipts, type ReceiptData } from './receipt-repository.js';
 import { openReceiptStaging, type ReceiptStaging, type UploadedReceipt } from './receipt-staging.js';
 
 // The receipts that store devices send (admin-api.md, Point of sale: POST receipts), as a JSON batch or
@@ -339,6 +339,21 @@ export function createReceiptIngestion(deps: {
     /** POST receipts as NDJSON, read from the stream line by line (any length); stops at the first bad line. */
     importLines: (accountId: string, stream: Readable) =>
       importReceipts(accountId, 'lines', lineItems(stream), 'stop'),
+
+    /**
+     * A bulk load into a new account (the demo's): its sales buckets are built once from all its
+     * receipts, in a few seconds less than keeping them by deltas batch after batch. `now`: when they
+     * are received (default: the clock's now).
+     */
+    async loadIntoNewAccount(
+      accountId: string,
+      receipts: readonly ReceiptData[],
+      now: number = clock.now(),
+    ): Promise<void> {
+      await db
+        .transaction()
+        .execute((trx) => writeReceipts(trx, accountId, receipts, now, { buckets: 'rebuild' }));
+    },
   };
 }
 

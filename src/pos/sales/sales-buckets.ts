@@ -399,15 +399,3 @@ export class BucketDeltaSpill {
     await deleteEmptyBuckets(this.db, accountId);
   }
 }
-
-/**
- * Updates the sales buckets of the account for receipts written in the current transaction, given each
- * receipt's stored state before and after the write: the one call of every path that writes receipts.
- */
-export async function updateSalesBuckets(
-  db: Db,
-  accountId: string,
-  changes: Iterable<ReceiptChange>,
-): Promise<void> {
-  await applyBucketDeltas(db, bucketDeltas(accountId, changes));
-}

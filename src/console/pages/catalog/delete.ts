@@ -1,3 +1,4 @@
+import { notFound } from '../../../errors/refusals.js';
 import { html } from '../../../web/html.js';
 import { csrfField } from '../../../web/layout.js';
 import type { ConsoleKit } from '../../console-kit.js';
@@ -59,7 +60,7 @@ export function registerDeleteCategoryPages(kit: ConsoleKit): void {
     'catalog',
     async (request, reply, ctx) => {
       const category = await categoryToDelete(request.params.id);
-      await services.catalog.deleteCategory(category.id);
+      if (!(await services.catalog.deleteCategory(category.id)).ok) throw notFound(`category ${category.id}`);
       await kit.record(ctx, {
         action: 'deleteHelpDeskCategory',
         target: `helpdesk/categories/${category.id}`,

@@ -1,14 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogCollection } from '../../../helpdesk/catalog-collections.js';
 import { integerIdPath } from '../../../helpdesk/catalog-input.js';
-import {
-  checkboxField,
-  errorSummary,
-  problemFormErrors,
-  selectField,
-  textField,
-  type FormErrors,
-} from '../../../web/form.js';
+import { checkboxField, errorSummary, selectField, textField, type FormErrors } from '../../../web/form.js';
 import { html, type SafeHtml } from '../../../web/html.js';
 import { csrfField } from '../../../web/layout.js';
 import type { ConsoleKit, StaffContext } from '../../console-kit.js';
@@ -148,14 +141,12 @@ export async function write(
   key: string | number,
   body: Record<string, unknown>,
 ): Promise<FormErrors | null> {
-  let created: boolean;
-  try {
-    ({ created } = await kit.services.catalog.putEntry(collection.table, key, body));
-  } catch (error) {
-    const refused = problemFormErrors(error);
-    if (refused === null) throw error;
-    return refused;
+  const put = await kit.services.catalog.putEntry(collection.table, key, body);
+  if (!put.ok) {
+    const what = put.reason === 'unknown_priority' ? 'priority' : 'category type';
+    return { [put.param]: `there is no ${what} ${put.id}` };
   }
+  const { created } = put;
   await kit.record(ctx, {
     action: `putHelpDesk${collection.one}`,
     target: `helpdesk/${collection.path}/${String(key)}`,
