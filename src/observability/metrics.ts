@@ -36,9 +36,11 @@ export interface AnsweredRequest {
 /** How a ticket request ended when it reached the ticket registry. */
 export type TicketOpened = 'created' | 'duplicate';
 
-/** Prometheus metrics of one app instance. */
-export function createMetrics() {
-  const registry = new Registry();
+/**
+ * The instruments of requests and what serves them: answers, limits, the rate-limit store, the database.
+ * Registered before `outcomeMetrics`' ones: /metrics prints them in that order.
+ */
+function requestMetrics(registry: Registry) {
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'Requests answered, by API (helpdesk, pos, docs, admin, console, other), operation, status and problem code.',
@@ -82,6 +84,11 @@ export function createMetrics() {
     buckets: SECONDS,
     registers: [registry],
   });
+  return { requests, duration, limitRefusals, storeErrors, storeDuration, dbErrors, poolWaits };
+}
+
+/** The instruments of what requests did (tickets, receipts, sales queries) and of refusals at the edge. */
+function outcomeMetrics(registry: Registry) {
   const tickets = new Counter({
     name: 'helpdesk_tickets_total',
     help: 'Ticket requests that reached the ticket registry: created (201) or duplicate (200, an external_id sent before).',
@@ -127,6 +134,16 @@ export function createMetrics() {
     help: 'Connections refused by the public listener because their address already held MAX_CONNECTIONS_PER_IP open.',
     registers: [registry],
   });
+  return { tickets, receipts, salesQueries, refusalLogErrors, clientAborted, edgeRefusals, overIpLimit };
+}
+
+/** Prometheus metrics of one app instance. */
+export function createMetrics() {
+  const registry = new Registry();
+  const { requests, duration, limitRefusals, storeErrors, storeDuration, dbErrors, poolWaits } =
+    requestMetrics(registry);
+  const { tickets, receipts, salesQueries, refusalLogErrors, clientAborted, edgeRefusals, overIpLimit } =
+    outcomeMetrics(registry);
 
   return {
     registry,

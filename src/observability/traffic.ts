@@ -120,6 +120,45 @@ function incrementsOf(minutes: ReadonlyMap<number, MinuteCounts>): {
 
 const zero = (): OutcomeCounts => ({ answered: 0, refused: 0, failed: 0 });
 
+/** Puts the counts of a failed flush back into `pending`, added to whatever was counted meanwhile. */
+function keep(pending: Map<number, MinuteCounts>, taken: ReadonlyMap<number, MinuteCounts>): void {
+  for (const [minute, counts] of taken) {
+    const into = pending.get(minute);
+    if (into === undefined) {
+      pending.set(minute, counts);
+      continue;
+    }
+    for (let slot = 0; slot < SLOTS; slot += 1) into[slot] = (into[slot] ?? 0) + (counts[slot] ?? 0);
+  }
+}
+
+/** The fleet's requests of the 60 minutes up to `now`'s (included), as the table holds them. */
+async function readLastHour(db: Db, now: number, flushedAt: number | null): Promise<TrafficHour> {
+  const to = now - (now % MINUTE_MS) + MINUTE_MS;
+  const from = to - HOUR_MINUTES * MINUTE_MS;
+  const apis: ApiTraffic[] = API_NAMES.map((api) => ({
+    api,
+    totals: zero(),
+    minutes: Array.from({ length: HOUR_MINUTES }, (_, index) => ({
+      minute: from + index * MINUTE_MS,
+      ...zero(),
+    })),
+  }));
+  for (const row of await readTrafficCounts(db, from, to)) {
+    const outcome = TRAFFIC_OUTCOMES[OUTCOME_INDEX.get(row.outcome) ?? -1];
+    const point = apis[apiIndexOf(row.api)]?.minutes[Math.floor((row.minute - from) / MINUTE_MS)];
+    // An outcome this version does not know (written by a newer process of the fleet) is left out.
+    if (outcome === undefined || point === undefined) continue;
+    point[outcome] += row.count;
+  }
+  for (const { totals, minutes } of apis) {
+    for (const point of minutes) {
+      for (const outcome of TRAFFIC_OUTCOMES) totals[outcome] += point[outcome];
+    }
+  }
+  return { from, to, flushedAt, apis };
+}
+
 /**
  * The per-minute request counts of this process and their flush to the shared table; the reader of the
  * fleet's last hour. The entry point starts the periodic flush and stops it (writing what is left) before
@@ -161,18 +200,6 @@ export function createTraffic(deps: {
     return counts;
   }
 
-  /** Puts the counts of a failed flush back, added to whatever was counted meanwhile. */
-  function keep(taken: ReadonlyMap<number, MinuteCounts>): void {
-    for (const [minute, counts] of taken) {
-      const into = pending.get(minute);
-      if (into === undefined) {
-        pending.set(minute, counts);
-        continue;
-      }
-      for (let slot = 0; slot < SLOTS; slot += 1) into[slot] = (into[slot] ?? 0) + (counts[slot] ?? 0);
-    }
-  }
-
   async function flushNow(): Promise<TrafficFlush> {
     const at = clock.now();
     const taken = pending;
@@ -188,7 +215,7 @@ export function createTraffic(deps: {
     } catch (error) {
       // The database is away: the counts stay, the next flush adds them. The transaction wrote all or
       // nothing, so nothing is counted twice.
-      keep(taken);
+      keep(pending, taken);
       throw error;
     } finally {
       writing = 0;
@@ -242,29 +269,7 @@ export function createTraffic(deps: {
     },
     /** The fleet's requests of the 60 minutes up to `now`'s (included), by API and outcome. */
     async lastHour(now: number = clock.now()): Promise<TrafficHour> {
-      const to = now - (now % MINUTE_MS) + MINUTE_MS;
-      const from = to - HOUR_MINUTES * MINUTE_MS;
-      const apis: ApiTraffic[] = API_NAMES.map((api) => ({
-        api,
-        totals: zero(),
-        minutes: Array.from({ length: HOUR_MINUTES }, (_, index) => ({
-          minute: from + index * MINUTE_MS,
-          ...zero(),
-        })),
-      }));
-      for (const row of await readTrafficCounts(db, from, to)) {
-        const outcome = TRAFFIC_OUTCOMES[OUTCOME_INDEX.get(row.outcome) ?? -1];
-        const point = apis[apiIndexOf(row.api)]?.minutes[Math.floor((row.minute - from) / MINUTE_MS)];
-        // An outcome this version does not know (written by a newer process of the fleet) is left out.
-        if (outcome === undefined || point === undefined) continue;
-        point[outcome] += row.count;
-      }
-      for (const { totals, minutes } of apis) {
-        for (const point of minutes) {
-          for (const outcome of TRAFFIC_OUTCOMES) totals[outcome] += point[outcome];
-        }
-      }
-      return { from, to, flushedAt, apis };
+      return readLastHour(db, now, flushedAt);
     },
     /** Starts the periodic flush (an unref'd timer: it never keeps a process alive). */
     start(logTo?: TrafficLog): void {

@@ -3,19 +3,11 @@ import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { StaffUserTable } from '../db/schema.js';
 
-// Storage of the operator's staff users (migration 0008); their one-time links are
-// src/identity/one-time-link.ts's, over `staff_user_links`.
+// Storage of the operator's staff users (migration 0008) that is theirs alone: finding a user and storing
+// a password are src/identity/user-accounts.ts's, their one-time links src/identity/one-time-link.ts's
+// (over `staff_user_links`).
 
 export type StaffUserRecord = Selectable<StaffUserTable>;
-
-/** The staff user with this (lower-cased) address, if any. */
-export function findStaffUserByEmail(db: Db, email: string): Promise<StaffUserRecord | undefined> {
-  return db.selectFrom('staff_users').selectAll().where('email', '=', email).executeTakeFirst();
-}
-
-export function findStaffUser(db: Db, id: string): Promise<StaffUserRecord | undefined> {
-  return db.selectFrom('staff_users').selectAll().where('id', '=', id).executeTakeFirst();
-}
 
 /** Every staff user, disabled ones too, by address. */
 export function listStaffUsers(db: Db): Promise<StaffUserRecord[]> {
@@ -45,14 +37,6 @@ export async function countActiveOperators(db: Db): Promise<number> {
 
 export async function insertStaffUser(db: Db, row: StaffUserRecord): Promise<void> {
   await db.insertInto('staff_users').values(row).execute();
-}
-
-export async function setStaffPasswordHash(db: Db, id: string, hash: string, now: number): Promise<void> {
-  await db
-    .updateTable('staff_users')
-    .set({ password_hash: hash, updated_at: now })
-    .where('id', '=', id)
-    .execute();
 }
 
 /** Marks a staff user disabled; false when they were already. */

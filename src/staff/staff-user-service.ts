@@ -7,16 +7,10 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import { conflict, invalidInput, notFound } from '../errors/refusals.js';
 import { randomAlphanumeric } from '../lib/identifiers.js';
 import { wireTime } from '../lib/wire-time.js';
-import {
-  checkLink,
-  endUserLinks,
-  issueLink,
-  setPasswordThroughLink,
-  type LinkOutcome,
-  type LinkPurpose,
-} from '../identity/one-time-link.js';
-import { hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from '../identity/password-hash.js';
+import type { LinkOutcome, LinkPurpose } from '../identity/one-time-link.js';
+import { hashPassword } from '../identity/password-hash.js';
 import { deleteUserSessions } from '../identity/session-store.js';
+import { createUserAccounts, type PasswordLink } from '../identity/user-accounts.js';
 import { newPassword } from '../identity/user-input.js';
 import {
   firstOperatorInput,
@@ -29,12 +23,9 @@ import {
   countActiveOperators,
   countStaffUsers,
   disableStaffUser,
-  findStaffUser,
-  findStaffUserByEmail,
   insertStaffUser,
   listStaffUsers,
   lockStaffUsers,
-  setStaffPasswordHash,
   type StaffUserRecord,
 } from './staff-user-repository.js';
 
@@ -65,10 +56,7 @@ export interface StaffUser {
 }
 
 /** A one-time link where a staff user sets a password: the URL (its token in the query) and its end. */
-export interface StaffPasswordLink {
-  url: string;
-  expiresAt: number;
-}
+export type StaffPasswordLink = PasswordLink;
 
 function toUser(row: StaffUserRecord): StaffUser {
   return {
@@ -80,10 +68,6 @@ function toUser(row: StaffUserRecord): StaffUser {
     disabledAt: row.disabled_at,
     createdAt: row.created_at,
   };
-}
-
-function userOutcome(outcome: LinkOutcome<StaffUserRecord>): LinkOutcome<StaffUser> {
-  return outcome.ok ? { ...outcome, user: toUser(outcome.user) } : outcome;
 }
 
 /** What the back-office log names a staff user by. */
@@ -102,6 +86,60 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown, field?: string):
   throw invalidInput(param === '' ? 'input' : param, detail);
 }
 
+/** Reads a staff user's row in `trx`. */
+type StaffRowFinder = (id: string, trx: Db) => Promise<StaffUserRecord | undefined>;
+
+/** A new staff user's row, created `now`, with a fresh id. */
+function newStaffRow(
+  fields: Pick<StaffUserRecord, 'email' | 'name' | 'role' | 'password_hash'>,
+  now: number,
+): StaffUserRecord {
+  return { id: randomAlphanumeric(24), ...fields, disabled_at: null, created_at: now, updated_at: now };
+}
+
+/**
+ * Disables the staff user `id` in `trx` (see the service's `disable`): nothing when they are disabled
+ * already; 409 for the last operator who can sign in.
+ */
+async function disableInTransaction(
+  trx: Db,
+  { backOfficeLog, findRow }: { backOfficeLog: Pick<BackOfficeLog, 'record'>; findRow: StaffRowFinder },
+  { id, actor, now }: { id: string; actor: Actor; now: number },
+): Promise<void> {
+  // Locked from the count to the change: two operators disabling each other at once would each
+  // count the other, and both go.
+  await lockStaffUsers(trx);
+  const row = await findRow(id, trx);
+  if (row?.disabled_at !== null) return;
+  if (toUser(row).active && row.role === 'operator' && (await countActiveOperators(trx)) <= 1) {
+    throw conflict(
+      `The staff user "${id}" is the last operator who can sign in: create another operator (and let them set a password) first.`,
+    );
+  }
+  if (!(await disableStaffUser(trx, id, now))) return;
+  await deleteUserSessions(trx, STAFF_SESSION_FACE, id);
+  await backOfficeLog.record(trx, actor, {
+    action: 'disableStaffUser',
+    target: targetOf(id),
+    details: { email: row.email },
+  });
+}
+
+/** Staff users on the web faces' one identity mechanism: links to the console, 72 hours either kind. */
+function staffAccounts(db: Db, clock: Clock, consoleUrl: string) {
+  return createUserAccounts({
+    db,
+    clock,
+    users: 'staff_users',
+    links: 'staff_user_links',
+    setPasswordUrl: `${consoleUrl}/set-password?token=`,
+    lifetime: () => STAFF_LINK_LIFETIME_MS,
+    // A new link of either purpose ends the user's earlier ones: only the newest handed over counts.
+    supersedes: () => ['invitation', 'reset'],
+    toUser,
+  });
+}
+
 /** The staff users service. */
 export function createStaffUserService(deps: {
   db: Db;
@@ -112,25 +150,8 @@ export function createStaffUserService(deps: {
 }) {
   const { db, clock, consoleUrl, backOfficeLog } = deps;
 
-  /** Stores a new link in `trx` (the user's earlier ones stop working); returns its URL and end. */
-  async function newLink(
-    trx: Db,
-    userId: string,
-    purpose: LinkPurpose,
-    now: number,
-  ): Promise<StaffPasswordLink> {
-    const expiresAt = now + STAFF_LINK_LIFETIME_MS;
-    const token = await issueLink(trx, 'staff_user_links', {
-      userId,
-      purpose,
-      expiresAt,
-      now,
-      supersedes: ['invitation', 'reset'],
-    });
-    return { url: `${consoleUrl}/set-password?token=${token}`, expiresAt };
-  }
-
-  const findRow = (id: string) => findStaffUser(db, id);
+  const accounts = staffAccounts(db, clock, consoleUrl);
+  const { findRow, newLink } = accounts;
 
   /** The user of `id`, or 404. */
   async function existing(id: string): Promise<StaffUserRecord> {
@@ -150,17 +171,8 @@ export function createStaffUserService(deps: {
       const now = clock.now();
       try {
         return await db.transaction().execute(async (trx) => {
-          if ((await findStaffUserByEmail(trx, email)) !== undefined) throw taken();
-          const row: StaffUserRecord = {
-            id: randomAlphanumeric(24),
-            email,
-            name,
-            role,
-            password_hash: null,
-            disabled_at: null,
-            created_at: now,
-            updated_at: now,
-          };
+          if ((await accounts.findRowByEmail(email, trx)) !== undefined) throw taken();
+          const row = newStaffRow({ email, name, role, password_hash: null }, now);
           await insertStaffUser(trx, row);
           const link = await newLink(trx, row.id, 'invitation', now);
           await backOfficeLog.record(trx, actor, {
@@ -183,31 +195,19 @@ export function createStaffUserService(deps: {
     },
 
     /** The staff user of `id`; undefined when there is none or they are disabled (a session's user). */
-    async get(id: string): Promise<StaffUser | undefined> {
-      const row = await findRow(id);
-      return row?.disabled_at !== null ? undefined : toUser(row);
-    },
+    get: accounts.get,
 
     /** How many staff users there are, disabled ones too (none: the console offers its first start). */
-    count(): Promise<number> {
-      return countStaffUsers(db);
-    },
+    count: (): Promise<number> => countStaffUsers(db),
 
     /**
      * The staff user whose e-mail and password these are, or null. An unknown address costs the same
      * hash as a known one, so the time taken says nothing about whether it exists.
      */
-    async authenticate(email: string, password: string): Promise<StaffUser | null> {
-      const row = await findStaffUserByEmail(db, email.trim().toLowerCase());
-      const hash = row?.disabled_at === null ? row.password_hash : null;
-      const matches = await verifyPassword(password, hash ?? UNUSABLE_PASSWORD_HASH);
-      return row !== undefined && hash !== null && matches ? toUser(row) : null;
-    },
+    authenticate: accounts.authenticate,
 
     /** What a one-time link is worth now (the page that sets the password shows the outcome). */
-    async link(token: string): Promise<LinkOutcome<StaffUser>> {
-      return userOutcome(await checkLink(db, 'staff_user_links', token, clock.now(), findRow));
-    },
+    link: accounts.link,
 
     /**
      * Sets the password through a one-time link, which is then used up; a password of the wrong length:
@@ -215,13 +215,7 @@ export function createStaffUserService(deps: {
      */
     async setPasswordWithLink(token: string, password: string): Promise<LinkOutcome<StaffUser>> {
       parsed(newPassword, password, 'password');
-      const now = clock.now();
-      const outcome = await setPasswordThroughLink(db, 'staff_user_links', token, now, {
-        findUser: findRow,
-        hash: () => hashPassword(password),
-        storeHash: (trx, userId, hash) => setStaffPasswordHash(trx, userId, hash, now),
-      });
-      return outcome.ok ? { ...outcome, user: { ...toUser(outcome.user), active: true } } : outcome;
+      return accounts.setPasswordWithLink(token, password);
     },
 
     /**
@@ -230,17 +224,7 @@ export function createStaffUserService(deps: {
      */
     async changePassword(id: string, current: string, next: string): Promise<boolean> {
       parsed(newPassword, next, 'password');
-      const row = await findRow(id);
-      if (row?.disabled_at !== null || row.password_hash === null) return false;
-      if (!(await verifyPassword(current, row.password_hash))) return false;
-      const hash = await hashPassword(next);
-      const now = clock.now();
-      // A link handed over before the change ends with it.
-      await db.transaction().execute(async (trx) => {
-        await setStaffPasswordHash(trx, id, hash, now);
-        await endUserLinks(trx, 'staff_user_links', id, now);
-      });
-      return true;
+      return accounts.changePassword(id, current, next);
     },
 
     /**
@@ -274,25 +258,9 @@ export function createStaffUserService(deps: {
     async disable(id: string, actor: Actor): Promise<StaffUser> {
       await existing(id);
       const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        // Locked from the count to the change: two operators disabling each other at once would each
-        // count the other, and both go.
-        await lockStaffUsers(trx);
-        const row = await findStaffUser(trx, id);
-        if (row?.disabled_at !== null) return;
-        if (toUser(row).active && row.role === 'operator' && (await countActiveOperators(trx)) <= 1) {
-          throw conflict(
-            `The staff user "${id}" is the last operator who can sign in: create another operator (and let them set a password) first.`,
-          );
-        }
-        if (!(await disableStaffUser(trx, id, now))) return;
-        await deleteUserSessions(trx, STAFF_SESSION_FACE, id);
-        await backOfficeLog.record(trx, actor, {
-          action: 'disableStaffUser',
-          target: targetOf(id),
-          details: { email: row.email },
-        });
-      });
+      await db
+        .transaction()
+        .execute((trx) => disableInTransaction(trx, { backOfficeLog, findRow }, { id, actor, now }));
       return toUser(await existing(id));
     },
 
@@ -311,16 +279,7 @@ export function createStaffUserService(deps: {
       return db.transaction().execute(async (trx) => {
         await lockStaffUsers(trx);
         if ((await countStaffUsers(trx)) > 0) throw exists();
-        const row: StaffUserRecord = {
-          id: randomAlphanumeric(24),
-          email,
-          name,
-          role: 'operator',
-          password_hash: hash,
-          disabled_at: null,
-          created_at: now,
-          updated_at: now,
-        };
+        const row = newStaffRow({ email, name, role: 'operator', password_hash: hash }, now);
         await insertStaffUser(trx, row);
         await backOfficeLog.record(trx, actor, {
           action: 'createFirstStaffOperator',

@@ -2,18 +2,10 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { MerchantUserTable } from '../../db/schema.js';
 
-// Storage of merchant users (migration 0007); their one-time links are src/identity/one-time-link.ts's.
+// Storage of merchant users (migration 0007) that is theirs alone: finding a user and storing a password
+// are src/identity/user-accounts.ts's, their one-time links src/identity/one-time-link.ts's.
 
 export type MerchantUserRecord = Selectable<MerchantUserTable>;
-
-/** The user with this (lower-cased) address, if any. */
-export function findUserByEmail(db: Db, email: string): Promise<MerchantUserRecord | undefined> {
-  return db.selectFrom('merchant_users').selectAll().where('email', '=', email).executeTakeFirst();
-}
-
-export function findUser(db: Db, id: string): Promise<MerchantUserRecord | undefined> {
-  return db.selectFrom('merchant_users').selectAll().where('id', '=', id).executeTakeFirst();
-}
 
 export function listUsers(db: Db, accountId: string): Promise<MerchantUserRecord[]> {
   return db
@@ -26,14 +18,6 @@ export function listUsers(db: Db, accountId: string): Promise<MerchantUserRecord
 
 export async function insertUser(db: Db, row: MerchantUserRecord): Promise<void> {
   await db.insertInto('merchant_users').values(row).execute();
-}
-
-export async function setPasswordHash(db: Db, id: string, hash: string, now: number): Promise<void> {
-  await db
-    .updateTable('merchant_users')
-    .set({ password_hash: hash, updated_at: now })
-    .where('id', '=', id)
-    .execute();
 }
 
 /** Queues a password-reset request for `email` (a user's address or not). */

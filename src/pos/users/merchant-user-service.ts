@@ -5,26 +5,16 @@ import { isUniqueViolation } from '../../db/unique-violation.js';
 import { conflict, notFound } from '../../errors/refusals.js';
 import { randomAlphanumeric } from '../../lib/identifiers.js';
 import { displayName } from '../../lib/input-text.js';
-import { hashPassword, UNUSABLE_PASSWORD_HASH, verifyPassword } from '../../identity/password-hash.js';
-import {
-  checkLink,
-  endUserLinks,
-  issueLink,
-  setPasswordThroughLink,
-  type LinkOutcome,
-  type LinkPurpose,
-} from '../../identity/one-time-link.js';
+import { hashPassword } from '../../identity/password-hash.js';
+import { createUserAccounts } from '../../identity/user-accounts.js';
 import { emailAddress } from '../../identity/user-input.js';
 import { enqueueMail } from '../../mail/outbox-repository.js';
 import { invitationMail, passwordResetMail } from './merchant-user-mail.js';
 import {
-  findUser,
-  findUserByEmail,
   insertUser,
   listUsers,
   oldestResetRequests,
   queueResetRequest,
-  setPasswordHash,
   takeResetRequest,
   type MerchantUserRecord,
 } from './merchant-user-repository.js';
@@ -64,9 +54,19 @@ function toUser(row: MerchantUserRecord): MerchantUser {
   };
 }
 
-/** A link's outcome with the user as the faces see them. */
-function userOutcome(outcome: LinkOutcome<MerchantUserRecord>): LinkOutcome<MerchantUser> {
-  return outcome.ok ? { ...outcome, user: toUser(outcome.user) } : outcome;
+/** Merchant users on the web faces' one identity mechanism: links to the panel, by purpose. */
+function merchantAccounts(db: Db, clock: Clock, panelUrl: string) {
+  return createUserAccounts({
+    db,
+    clock,
+    users: 'merchant_users',
+    links: 'merchant_user_links',
+    setPasswordUrl: `${panelUrl}/set-password?token=`,
+    lifetime: (purpose) => (purpose === 'invitation' ? INVITATION_LIFETIME_MS : RESET_LIFETIME_MS),
+    // Only the newest e-mail of a purpose counts: its earlier links of that purpose stop working.
+    supersedes: (purpose) => [purpose],
+    toUser,
+  });
 }
 
 /** The merchant users service. */
@@ -78,26 +78,8 @@ export function createMerchantUserService(deps: {
 }) {
   const { db, clock, panelUrl } = deps;
 
-  /** Stores a new one-time link in `trx`; returns its URL (the token in the query) and its end. */
-  async function newLink(
-    trx: Db,
-    user: MerchantUserRecord,
-    purpose: LinkPurpose,
-    now: number,
-  ): Promise<{ url: string; expiresAt: number }> {
-    const expiresAt = now + (purpose === 'invitation' ? INVITATION_LIFETIME_MS : RESET_LIFETIME_MS);
-    // Only the newest e-mail of a purpose counts: its earlier links of that purpose stop working.
-    const token = await issueLink(trx, 'merchant_user_links', {
-      userId: user.id,
-      purpose,
-      expiresAt,
-      now,
-      supersedes: [purpose],
-    });
-    return { url: `${panelUrl}/set-password?token=${token}`, expiresAt };
-  }
-
-  const findRow = (id: string) => findUser(db, id);
+  const accounts = merchantAccounts(db, clock, panelUrl);
+  const { findRowByEmail, newLink } = accounts;
 
   return {
     /**
@@ -118,7 +100,7 @@ export function createMerchantUserService(deps: {
       const now = clock.now();
       const attempt = () =>
         db.transaction().execute(async (trx) => {
-          let row = await findUserByEmail(trx, input.email);
+          let row = await findRowByEmail(input.email, trx);
           if (row !== undefined && (row.account_id !== accountId || row.password_hash !== null)) {
             throw conflict(`A user with the e-mail address "${input.email}" already exists.`);
           }
@@ -135,7 +117,7 @@ export function createMerchantUserService(deps: {
             };
             await insertUser(trx, row);
           }
-          const link = await newLink(trx, row, 'invitation', now);
+          const link = await newLink(trx, row.id, 'invitation', now);
           await enqueueMail(trx, invitationMail(account, row, link), now);
           return { user: toUser(row), expiresAt: link.expiresAt };
         });
@@ -154,21 +136,14 @@ export function createMerchantUserService(deps: {
       return (await listUsers(db, accountId)).map(toUser);
     },
 
-    async get(id: string): Promise<MerchantUser | undefined> {
-      const row = await findUser(db, id);
-      return row?.disabled_at !== null ? undefined : toUser(row);
-    },
+    /** The user of `id`; undefined when there is none or they are disabled (a session's user). */
+    get: accounts.get,
 
     /**
      * The user whose e-mail and password these are, or null. An unknown address costs the same hash as a
      * known one, so the time taken says nothing about whether it exists.
      */
-    async authenticate(email: string, password: string): Promise<MerchantUser | null> {
-      const row = await findUserByEmail(db, email.trim().toLowerCase());
-      const hash = row?.disabled_at === null ? row.password_hash : null;
-      const matches = await verifyPassword(password, hash ?? UNUSABLE_PASSWORD_HASH);
-      return row !== undefined && hash !== null && matches ? toUser(row) : null;
-    },
+    authenticate: accounts.authenticate,
 
     /**
      * Queues a reset request for the e-mail sender, which e-mails a reset link (1 hour) when the address
@@ -194,9 +169,9 @@ export function createMerchantUserService(deps: {
         const now = clock.now();
         const took = await db.transaction().execute(async (trx) => {
           if (!(await takeResetRequest(trx, request.seq))) return false;
-          const row = await findUserByEmail(trx, request.email);
+          const row = await findRowByEmail(request.email, trx);
           if (row?.disabled_at !== null || row.password_hash === null) return true;
-          const link = await newLink(trx, row, 'reset', now);
+          const link = await newLink(trx, row.id, 'reset', now);
           await enqueueMail(trx, passwordResetMail(row, link), now);
           return true;
         });
@@ -206,35 +181,13 @@ export function createMerchantUserService(deps: {
     },
 
     /** What a one-time link is worth now (the page that sets the password shows the outcome). */
-    async link(token: string): Promise<LinkOutcome<MerchantUser>> {
-      return userOutcome(await checkLink(db, 'merchant_user_links', token, clock.now(), findRow));
-    },
+    link: accounts.link,
 
     /** Sets the password through a one-time link, which is then used up. */
-    async setPasswordWithLink(token: string, password: string): Promise<LinkOutcome<MerchantUser>> {
-      const now = clock.now();
-      const outcome = await setPasswordThroughLink(db, 'merchant_user_links', token, now, {
-        findUser: findRow,
-        hash: () => hashPassword(password),
-        storeHash: (trx, userId, hash) => setPasswordHash(trx, userId, hash, now),
-      });
-      return outcome.ok ? { ...outcome, user: { ...toUser(outcome.user), active: true } } : outcome;
-    },
+    setPasswordWithLink: accounts.setPasswordWithLink,
 
     /** Changes a signed-in user's password and ends their links; false when the current one is wrong. */
-    async changePassword(userId: string, current: string, next: string): Promise<boolean> {
-      const row = await findUser(db, userId);
-      if (row === undefined || row.password_hash === null) return false;
-      if (!(await verifyPassword(current, row.password_hash))) return false;
-      const hash = await hashPassword(next);
-      const now = clock.now();
-      // A reset link sent before the change (to someone who had the mailbox, say) ends with it.
-      await db.transaction().execute(async (trx) => {
-        await setPasswordHash(trx, userId, hash, now);
-        await endUserLinks(trx, 'merchant_user_links', userId, now);
-      });
-      return true;
-    },
+    changePassword: accounts.changePassword,
 
     /** Creates a user with a password at once (the demo user); an existing address is left as it is. */
     async ensureWithPassword(
@@ -243,7 +196,7 @@ export function createMerchantUserService(deps: {
       name: string,
       password: string,
     ): Promise<MerchantUser> {
-      const existing = await findUserByEmail(db, email);
+      const existing = await findRowByEmail(email);
       if (existing !== undefined) return toUser(existing);
       const now = clock.now();
       const row: MerchantUserRecord = {
