@@ -1,3 +1,4 @@
+import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
@@ -171,10 +172,12 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<void> {
       timezone: 'America/Sao_Paulo',
       active: true,
     });
-    const { key } = await services.merchantKeys.create(
-      ACCOUNT,
-      { name: 'Bench', permissions: ['event.view'], places: 'all' },
-      SERVICE_ACTOR,
+    const { key } = keyOutcomeValue(
+      await services.merchantKeys.create(
+        ACCOUNT,
+        { name: 'Bench', permissions: ['event.view'], places: 'all' },
+        SERVICE_ACTOR,
+      ),
     );
 
     // Writing: the first events through the API, the place grown, then more through the API.

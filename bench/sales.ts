@@ -1,3 +1,4 @@
+import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
@@ -156,14 +157,16 @@ async function loadPlace(dialect: 'sqlite' | 'postgres', size: number): Promise<
       registered_at: event.startsAt,
     });
   }
-  const { key } = await services.merchantKeys.create(
-    BENCH_ACCOUNT,
-    {
-      name: 'Bench',
-      permissions: ['sale-by-payment-method.view'],
-      places: 'all',
-    },
-    SERVICE_ACTOR,
+  const { key } = keyOutcomeValue(
+    await services.merchantKeys.create(
+      BENCH_ACCOUNT,
+      {
+        name: 'Bench',
+        permissions: ['sale-by-payment-method.view'],
+        places: 'all',
+      },
+      SERVICE_ACTOR,
+    ),
   );
 
   let started = performance.now();

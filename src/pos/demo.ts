@@ -1,6 +1,7 @@
 import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { keyOutcomeValue } from './keys/merchant-key-problem.js';
 import type { MerchantKeyService } from './keys/merchant-key-service.js';
 import { PAYMENT_METHODS } from './receipts/payment-methods.js';
 import type { PosDataService } from './places/pos-data-service.js';
@@ -131,14 +132,16 @@ export async function seedPosDemo(
   }
   await services.receipts.loadIntoNewAccount(DEMO_ACCOUNT, receipts, now);
 
-  const created = await merchantKeys.create(
-    DEMO_ACCOUNT,
-    {
-      name: 'Demo integration',
-      permissions: ['sale-by-payment-method.view', 'event.view'],
-      places: 'all',
-    },
-    SERVICE_ACTOR,
+  const created = keyOutcomeValue(
+    await merchantKeys.create(
+      DEMO_ACCOUNT,
+      {
+        name: 'Demo integration',
+        permissions: ['sale-by-payment-method.view', 'event.view'],
+        places: 'all',
+      },
+      SERVICE_ACTOR,
+    ),
   );
   return { key: created.key };
 }
