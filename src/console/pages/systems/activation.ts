@@ -1,3 +1,4 @@
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 import { html } from '../../../web/html.js';
 import { csrfField } from '../../../web/layout.js';
 import type { ConsoleKit } from '../../console-kit.js';
@@ -57,7 +58,7 @@ export function registerSystemActivationPages(kit: ConsoleKit): void {
     kit.action<Params>(`/systems/:identifier${path}`, 'systems', async (request, reply, ctx) => {
       const system = await systems.get(identifierOf(request));
       const input = inputOf(system, active);
-      await systems.put(system.identifier, input, ctx.actor);
+      systemOutcomeValue(await systems.put(system.identifier, input, ctx.actor));
       await kit.record(ctx, {
         action: 'putHelpDeskSystem',
         target: targetOf(system.identifier),

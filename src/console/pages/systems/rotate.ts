@@ -1,3 +1,4 @@
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 import { formatInstant } from '../../../web/format.js';
 import { html } from '../../../web/html.js';
 import { csrfField } from '../../../web/layout.js';
@@ -51,7 +52,7 @@ export function registerRotateKeyPages(kit: ConsoleKit): void {
   kit.action<Params>('/systems/:identifier/rotate', 'systems', async (request, reply, ctx) => {
     const { t, locale } = ctx;
     const system = await systems.get(identifierOf(request));
-    const rotation = await systems.rotateKey(system.identifier, ctx.actor);
+    const rotation = systemOutcomeValue(await systems.rotateKey(system.identifier, ctx.actor));
     await kit.record(ctx, {
       action: 'rotateHelpDeskSystemKey',
       target: targetOf(system.identifier, '/keys/rotate'),

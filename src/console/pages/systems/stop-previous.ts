@@ -1,3 +1,4 @@
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 import { formatInstant } from '../../../web/format.js';
 import { html } from '../../../web/html.js';
 import { csrfField } from '../../../web/layout.js';
@@ -51,7 +52,7 @@ export function registerStopPreviousKeyPages(kit: ConsoleKit): void {
 
   kit.action<Params>('/systems/:identifier/stop-previous', 'stopPreviousKey', async (request, reply, ctx) => {
     const identifier = identifierOf(request);
-    const result = await systems.stopPreviousKey(identifier, ctx.actor);
+    const result = systemOutcomeValue(await systems.stopPreviousKey(identifier, ctx.actor));
     await kit.record(ctx, {
       action: 'stopPreviousHelpDeskSystemKey',
       target: targetOf(identifier, '/keys/stop-previous'),
