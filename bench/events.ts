@@ -1,3 +1,4 @@
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
 import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.js';
@@ -167,11 +168,13 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<void> {
   const app = buildApp(config, { services, logger: false });
   try {
     await services.posData.putAccount(ACCOUNT, { name: 'Bench', currency: 'BRL', active: true, email: null });
-    await services.posData.putPlace(ACCOUNT, PLACE, {
-      name: 'Bar',
-      timezone: 'America/Sao_Paulo',
-      active: true,
-    });
+    posDataOutcomeValue(
+      await services.posData.putPlace(ACCOUNT, PLACE, {
+        name: 'Bar',
+        timezone: 'America/Sao_Paulo',
+        active: true,
+      }),
+    );
     const { key } = keyOutcomeValue(
       await services.merchantKeys.create(
         ACCOUNT,

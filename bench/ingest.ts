@@ -1,3 +1,4 @@
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -111,19 +112,23 @@ async function throughApi(dialect: Dialect, size: number, body: string) {
     active: true,
     email: null,
   });
-  await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
-    name: 'Bar',
-    timezone: 'America/Sao_Paulo',
-    active: true,
-  });
-  for (const event of benchEvents()) {
-    await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
-      name: event.name,
-      starts_at: event.startsAt,
-      ends_at: event.endsAt,
+  posDataOutcomeValue(
+    await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
+      name: 'Bar',
+      timezone: 'America/Sao_Paulo',
       active: true,
-      registered_at: event.startsAt,
-    });
+    }),
+  );
+  for (const event of benchEvents()) {
+    posDataOutcomeValue(
+      await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
+        name: event.name,
+        starts_at: event.startsAt,
+        ends_at: event.endsAt,
+        active: true,
+        registered_at: event.startsAt,
+      }),
+    );
   }
   const app = buildApp(config, { services, logger: false });
   try {

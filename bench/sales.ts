@@ -1,3 +1,4 @@
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
 import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { Readable } from 'node:stream';
@@ -142,20 +143,24 @@ async function loadPlace(dialect: 'sqlite' | 'postgres', size: number): Promise<
     active: true,
     email: null,
   });
-  await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
-    name: 'Bar',
-    timezone: 'America/Sao_Paulo',
-    active: true,
-  });
+  posDataOutcomeValue(
+    await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
+      name: 'Bar',
+      timezone: 'America/Sao_Paulo',
+      active: true,
+    }),
+  );
   const events = benchEvents();
   for (const event of events) {
-    await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
-      name: event.name,
-      starts_at: event.startsAt,
-      ends_at: event.endsAt,
-      active: true,
-      registered_at: event.startsAt,
-    });
+    posDataOutcomeValue(
+      await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
+        name: event.name,
+        starts_at: event.startsAt,
+        ends_at: event.endsAt,
+        active: true,
+        registered_at: event.startsAt,
+      }),
+    );
   }
   const { key } = keyOutcomeValue(
     await services.merchantKeys.create(

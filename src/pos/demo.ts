@@ -1,3 +1,4 @@
+import { posDataOutcomeValue } from './places/pos-data-refusal.js';
 import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -79,11 +80,13 @@ export async function seedPosDemo(
     { id: 'REC01', name: 'Arena Recife', timezone: 'America/Recife' },
   ];
   for (const place of places) {
-    await posData.putPlace(DEMO_ACCOUNT, place.id, {
-      name: place.name,
-      timezone: place.timezone,
-      active: true,
-    });
+    posDataOutcomeValue(
+      await posData.putPlace(DEMO_ACCOUNT, place.id, {
+        name: place.name,
+        timezone: place.timezone,
+        active: true,
+      }),
+    );
   }
   const events = [
     { place: 'SP01', id: 'SJ2026', name: 'Festa de São João', daysAgo: 150 },
@@ -92,13 +95,15 @@ export async function seedPosDemo(
   ];
   for (const event of events) {
     const startsAt = now - event.daysAgo * DAY_MS;
-    await posData.putEvent(DEMO_ACCOUNT, event.place, event.id, {
-      name: event.name,
-      starts_at: startsAt,
-      ends_at: startsAt + 8 * 3_600_000,
-      active: true,
-      registered_at: now - (event.daysAgo + 30) * DAY_MS,
-    });
+    posDataOutcomeValue(
+      await posData.putEvent(DEMO_ACCOUNT, event.place, event.id, {
+        name: event.name,
+        starts_at: startsAt,
+        ends_at: startsAt + 8 * 3_600_000,
+        active: true,
+        registered_at: now - (event.daysAgo + 30) * DAY_MS,
+      }),
+    );
   }
 
   const next = random(20261121);

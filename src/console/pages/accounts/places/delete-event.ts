@@ -1,3 +1,4 @@
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 import { html } from '../../../../web/html.js';
 import { csrfField } from '../../../../web/layout.js';
 import type { ConsoleKit } from '../../../console-kit.js';
@@ -46,7 +47,7 @@ export function registerDeleteEventPages(kit: ConsoleKit): void {
       const where = await placeOf(request.params);
       const event = await eventOf(where, request.params.id);
       const { account, place } = where;
-      await posData.deleteEvent(account.id, place.id, event.id);
+      posDataOutcomeValue(await posData.deleteEvent(account.id, place.id, event.id));
       await kit.record(ctx, {
         action: 'deletePosEvent',
         target: `pos/accounts/${account.id}/places/${place.id}/events/${event.id}`,

@@ -1,3 +1,4 @@
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../../../errors/refusals.js';
 import type { PosAccount } from '../../../../pos/places/account-repository.js';
@@ -134,7 +135,9 @@ export function eventViews(kit: ConsoleKit) {
     }
     const { account, place } = where;
     try {
-      const { created, event } = await posData.putEvent(account.id, place.id, values.id, parsed.data);
+      const { created, event } = posDataOutcomeValue(
+        await posData.putEvent(account.id, place.id, values.id, parsed.data),
+      );
       await kit.record(ctx, {
         action: 'putPosEvent',
         target: `pos/accounts/${account.id}/places/${place.id}/events/${event.id}`,

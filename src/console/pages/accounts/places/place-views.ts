@@ -1,3 +1,4 @@
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PosAccount } from '../../../../pos/places/account-repository.js';
 import type { PosPlace } from '../../../../pos/places/place-repository.js';
@@ -131,7 +132,9 @@ export function placeViews(kit: ConsoleKit) {
       return placeFormPage(request, reply, ctx, account, existing, values, zodFormErrors(parsed.error), 422);
     }
     try {
-      const { created, place } = await posData.putPlace(account.id, values.id, parsed.data);
+      const { created, place } = posDataOutcomeValue(
+        await posData.putPlace(account.id, values.id, parsed.data),
+      );
       await kit.record(ctx, {
         action: 'putPosPlace',
         target: `pos/accounts/${account.id}/places/${place.id}`,
