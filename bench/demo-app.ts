@@ -1,4 +1,3 @@
-import { systemOutcomeValue } from '../src/helpdesk/system-refusal.js';
 import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -7,6 +6,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { seedHelpdeskDemo } from '../src/helpdesk/demo.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
 import { createServices } from '../src/services.js';
+import { systemOutcomeValue } from '../src/helpdesk/system-refusal.js';
 
 // The app the benchmarks time: the demo catalog, and the demo system with a limit no benchmark reaches.
 

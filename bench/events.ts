@@ -1,5 +1,3 @@
-import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
-import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
@@ -10,6 +8,8 @@ import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { foldName } from '../src/pos/places/event-repository.js';
 import { openFreshDatabase } from './fresh-database.js';
 import { createServices } from '../src/services.js';
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
+import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 
 // `npm run bench:events` (and part of `npm run bench`): the events of one place at depth.
 // - Reading: GET /v1/api-public/events, page 1,000 (limit 100, reached by following the API's own

@@ -1,4 +1,3 @@
-import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -20,6 +19,7 @@ import {
   receiptBody,
   type BenchReceipt,
 } from './sales-data.js';
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
 
 // `npm run bench:ingest` (and part of `npm run bench`): receipts sent as one NDJSON upload through the
 // admin API on a real listener (POST /admin/v1/pos/accounts/{account}/receipts, sales buckets kept in

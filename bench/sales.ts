@@ -1,5 +1,3 @@
-import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
-import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
@@ -23,6 +21,8 @@ import {
   loadReceipts,
   receiptBody,
 } from './sales-data.js';
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
+import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 
 // `npm run bench:sales` (and part of `npm run bench`): the receipts-by-payment-method route over one busy
 // place, read from the pre-aggregated buckets, against a covering-index scan of the same raw receipts

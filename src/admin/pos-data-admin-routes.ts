@@ -1,4 +1,3 @@
-import { posDataProblem, type PosDataOutcome } from '../pos/places/pos-data-refusal.js';
 import { z } from 'zod';
 import {
   accountIdPath,
@@ -21,6 +20,7 @@ import {
 import { receiptBatchDocument, receiptBatchInput } from '../pos/receipts/receipt-input.js';
 import { receiptCountsBody } from '../pos/receipts/receipt-view.js';
 import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
+import { posDataProblem, type PosDataOutcome } from '../pos/places/pos-data-refusal.js';
 
 // The point-of-sale data half of the back office (admin-api.md, Point of sale): accounts, places, events
 // and receipts, one entry per operation; merchants' keys are in merchant-key-admin-routes.ts.

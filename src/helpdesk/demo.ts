@@ -1,8 +1,8 @@
-import { systemOutcomeValue } from './system-refusal.js';
 import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Db } from '../db/database.js';
 import type { CatalogService } from './catalog-service.js';
 import type { SystemService } from './system-service.js';
+import { systemOutcomeValue } from './system-refusal.js';
 
 /** The demo partner system created on a first start. */
 export const DEMO_SYSTEM = 'demo';

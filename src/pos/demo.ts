@@ -1,4 +1,3 @@
-import { posDataOutcomeValue } from './places/pos-data-refusal.js';
 import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -9,6 +8,7 @@ import type { PosDataService } from './places/pos-data-service.js';
 import { RECEIPT_KINDS, RECEIPT_STATUSES } from './receipts/receipt-rules.js';
 import type { ReceiptIngestion } from './receipts/receipt-ingestion.js';
 import type { ReceiptData } from './receipts/receipt-repository.js';
+import { posDataOutcomeValue } from './places/pos-data-refusal.js';
 
 /** The demo merchant account created on a first start. */
 export const DEMO_ACCOUNT = 'demo';

@@ -1,9 +1,9 @@
-import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 import { html } from '../../../web/html.js';
 import { csrfField } from '../../../web/layout.js';
 import type { ConsoleKit } from '../../console-kit.js';
 import { inputOf } from './system-form.js';
 import { identifierOf, systemUrl, targetOf, type Params } from './system-paths.js';
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 
 // Deactivating and reactivating a system (the operator), its other settings kept
 // (GET, POST /console/systems/:identifier/deactivate and /reactivate).

@@ -1,4 +1,3 @@
-import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { systemInput } from '../../../helpdesk/system-input.js';
 import type { FormErrors } from '../../../web/form.js';
@@ -10,6 +9,7 @@ import { checked, formOf, refusalErrors, type SystemForm } from './system-form.j
 import { systemFormView } from './system-form-view.js';
 import { systemUrl, targetOf } from './system-paths.js';
 import { onceTexts } from './system-views.js';
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 
 // A new system (the operator): its settings, then its first key shown once (GET, POST /console/systems/new).
 

@@ -1,4 +1,3 @@
-import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 import { formatInstant } from '../../../web/format.js';
 import { html } from '../../../web/html.js';
 import { csrfField } from '../../../web/layout.js';
@@ -6,6 +5,7 @@ import { shownOnceSecret } from '../../../web/shown-once.js';
 import type { ConsoleKit } from '../../console-kit.js';
 import { identifierOf, systemUrl, targetOf, type Params } from './system-paths.js';
 import { durationText, onceTexts, previousValid } from './system-views.js';
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 
 // Rotating a system's key (the operator): the new key shown once, the current one kept for the system's
 // grace period (GET, POST /console/systems/:identifier/rotate).

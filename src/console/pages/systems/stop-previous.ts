@@ -1,10 +1,10 @@
-import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 import { formatInstant } from '../../../web/format.js';
 import { html } from '../../../web/html.js';
 import { csrfField } from '../../../web/layout.js';
 import type { ConsoleKit } from '../../console-kit.js';
 import { identifierOf, systemUrl, targetOf, type Params } from './system-paths.js';
 import { instantOr, previousValid } from './system-views.js';
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 
 // Stopping the previous key of a rotation at once (support and operator), for a leaked key
 // (GET, POST /console/systems/:identifier/stop-previous).

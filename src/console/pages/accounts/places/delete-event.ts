@@ -1,4 +1,3 @@
-import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 import { html } from '../../../../web/html.js';
 import { csrfField } from '../../../../web/layout.js';
 import type { ConsoleKit } from '../../../console-kit.js';
@@ -6,6 +5,7 @@ import { CONSOLE_PREFIX } from '../../../console-path.js';
 import { placePath } from '../accounts-view.js';
 import type { EventParams } from './place-forms.js';
 import { eventViews } from './event-views.js';
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 
 // Deleting an event of a place (GET, POST /console/accounts/:account/places/:place/events/:id/delete).
 

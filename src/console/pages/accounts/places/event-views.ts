@@ -1,4 +1,3 @@
-import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../../../errors/refusals.js';
 import type { PosAccount } from '../../../../pos/places/account-repository.js';
@@ -20,6 +19,7 @@ import { CONSOLE_PREFIX } from '../../../console-path.js';
 import { placePath } from '../accounts-view.js';
 import { type EventForm, eventBody } from './place-forms.js';
 import { placeViews } from './place-views.js';
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 
 // The event pages' form (GET and refused POST), the place and event of a path, and the write of an
 // event's form.

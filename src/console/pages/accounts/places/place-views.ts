@@ -1,4 +1,3 @@
-import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PosAccount } from '../../../../pos/places/account-repository.js';
 import type { PosPlace } from '../../../../pos/places/place-repository.js';
@@ -17,6 +16,7 @@ import type { ConsoleKit, StaffContext } from '../../../console-kit.js';
 import { CONSOLE_PREFIX } from '../../../console-path.js';
 import { accountHref, placePath } from '../accounts-view.js';
 import { type PlaceForm, placeBody } from './place-forms.js';
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 
 // The place pages' crumbs and form (GET and refused POST), and the write of a place's form.
 
