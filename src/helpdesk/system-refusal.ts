@@ -1,8 +1,9 @@
 import type { Problem } from '../errors/problem.js';
 import { invalidInput, notFound } from '../errors/refusals.js';
 
-// Why the partner systems service refuses a change, as a value (admin-api.md, Help desk: systems): the
-// admin API's route table answers each with its problem of the catalogue, the console in its own words.
+// Why the partner systems service refuses a change, as a value (openapi/admin.json: putHelpDeskSystem,
+// rotateHelpDeskSystemKey, stopPreviousHelpDeskSystemKey): the admin API's route table answers each with
+// its problem of the catalogue, the console in its own words.
 
 /** A refusal of the systems service. */
 export type SystemRefusal =

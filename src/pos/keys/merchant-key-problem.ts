@@ -2,9 +2,9 @@ import type { Problem } from '../../errors/problem.js';
 import { conflict, invalidInput, notFound } from '../../errors/refusals.js';
 import type { KeyOutcome, KeyRefusal } from './merchant-key-refusal.js';
 
-// The problem of the error catalogue each refusal of the keys service answers with (admin-api.md, Point
-// of sale: keys): a missing account or key is a 404, bad input a 422 naming its field, a state that does
-// not allow the change a 409.
+// The problem of the error catalogue each refusal of the keys service answers with (openapi/admin.json,
+// the merchant key operations): a missing account or key is a 404, bad input a 422 naming its field, a
+// state that does not allow the change a 409.
 
 /** The catalogue's problem for a refusal of the keys service, as the admin API answers it. */
 export function merchantKeyProblem(refusal: KeyRefusal): Problem {

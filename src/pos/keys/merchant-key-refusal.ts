@@ -1,5 +1,5 @@
-// Why the merchants' keys service refuses a request, as a value (docs: the admin API's Point of sale
-// keys): the admin API's route table turns each reason into its problem, the panel into its own words.
+// Why the merchants' keys service refuses a request, as a value (openapi/admin.json, the merchant key
+// operations): the admin API's route table turns each reason into its problem, the panel into its own words.
 
 /** The action a revoked key can no longer take, as the refusal names it. */
 export type KeyAction = 'edited' | 'rotated' | 'paused' | 'reactivated';

@@ -1,8 +1,9 @@
 import type { Problem } from '../../errors/problem.js';
 import { notFound } from '../../errors/refusals.js';
 
-// Why the point-of-sale data service refuses a change, as a value (admin-api.md, Point of sale): the admin
-// API's route table answers each with its problem of the catalogue.
+// Why the point-of-sale data service refuses a change, as a value (openapi/admin.json: putPosPlace,
+// putPosEvent, deletePosEvent): the admin API's route table answers each with its problem of the
+// catalogue.
 
 /** A refusal of the point-of-sale data service: what the change names does not exist. */
 export type PosDataRefusal =
