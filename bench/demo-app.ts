@@ -6,6 +6,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { seedHelpdeskDemo } from '../src/helpdesk/demo.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
 import { createServices } from '../src/services.js';
+import { systemOutcomeValue } from '../src/helpdesk/system-refusal.js';
 
 // The app the benchmarks time: the demo catalog, and the demo system with a limit no benchmark reaches.
 
@@ -22,18 +23,20 @@ export async function demoTicketApp(db: Db, rateLimits?: RateLimitStore): Promis
   const services = createServices({ db, ...(rateLimits === undefined ? {} : { rateLimits }), config });
   const key = await seedHelpdeskDemo(services);
   const demo = await services.systems.get('demo');
-  await services.systems.put(
-    'demo',
-    {
-      name: demo.name,
-      active: true,
-      scopes: ['help-desk-ticket.create'],
-      rate_limit_per_minute: 1_000_000,
-      key_grace_seconds: demo.keyGraceSeconds,
-      default_category_id: demo.defaultCategoryId,
-      released_category_ids: demo.releasedCategoryIds,
-    },
-    SERVICE_ACTOR,
+  systemOutcomeValue(
+    await services.systems.put(
+      'demo',
+      {
+        name: demo.name,
+        active: true,
+        scopes: ['help-desk-ticket.create'],
+        rate_limit_per_minute: 1_000_000,
+        key_grace_seconds: demo.keyGraceSeconds,
+        default_category_id: demo.defaultCategoryId,
+        released_category_ids: demo.releasedCategoryIds,
+      },
+      SERVICE_ACTOR,
+    ),
   );
   const app = buildApp(config, { services, logger: false });
   await app.public.ready();

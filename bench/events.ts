@@ -8,6 +8,8 @@ import { SERVICE_ACTOR } from '../src/audit/actor.js';
 import { foldName } from '../src/pos/places/event-repository.js';
 import { openFreshDatabase } from './fresh-database.js';
 import { createServices } from '../src/services.js';
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
+import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 
 // `npm run bench:events` (and part of `npm run bench`): the events of one place at depth.
 // - Reading: GET /v1/api-public/events, page 1,000 (limit 100, reached by following the API's own
@@ -166,15 +168,19 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<void> {
   const app = buildApp(config, { services, logger: false });
   try {
     await services.posData.putAccount(ACCOUNT, { name: 'Bench', currency: 'BRL', active: true, email: null });
-    await services.posData.putPlace(ACCOUNT, PLACE, {
-      name: 'Bar',
-      timezone: 'America/Sao_Paulo',
-      active: true,
-    });
-    const { key } = await services.merchantKeys.create(
-      ACCOUNT,
-      { name: 'Bench', permissions: ['event.view'], places: 'all' },
-      SERVICE_ACTOR,
+    posDataOutcomeValue(
+      await services.posData.putPlace(ACCOUNT, PLACE, {
+        name: 'Bar',
+        timezone: 'America/Sao_Paulo',
+        active: true,
+      }),
+    );
+    const { key } = keyOutcomeValue(
+      await services.merchantKeys.create(
+        ACCOUNT,
+        { name: 'Bench', permissions: ['event.view'], places: 'all' },
+        SERVICE_ACTOR,
+      ),
     );
 
     // Writing: the first events through the API, the place grown, then more through the API.

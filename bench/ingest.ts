@@ -19,6 +19,7 @@ import {
   receiptBody,
   type BenchReceipt,
 } from './sales-data.js';
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
 
 // `npm run bench:ingest` (and part of `npm run bench`): receipts sent as one NDJSON upload through the
 // admin API on a real listener (POST /admin/v1/pos/accounts/{account}/receipts, sales buckets kept in
@@ -111,19 +112,23 @@ async function throughApi(dialect: Dialect, size: number, body: string) {
     active: true,
     email: null,
   });
-  await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
-    name: 'Bar',
-    timezone: 'America/Sao_Paulo',
-    active: true,
-  });
-  for (const event of benchEvents()) {
-    await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
-      name: event.name,
-      starts_at: event.startsAt,
-      ends_at: event.endsAt,
+  posDataOutcomeValue(
+    await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
+      name: 'Bar',
+      timezone: 'America/Sao_Paulo',
       active: true,
-      registered_at: event.startsAt,
-    });
+    }),
+  );
+  for (const event of benchEvents()) {
+    posDataOutcomeValue(
+      await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
+        name: event.name,
+        starts_at: event.startsAt,
+        ends_at: event.endsAt,
+        active: true,
+        registered_at: event.startsAt,
+      }),
+    );
   }
   const app = buildApp(config, { services, logger: false });
   try {

@@ -21,6 +21,8 @@ import {
   loadReceipts,
   receiptBody,
 } from './sales-data.js';
+import { posDataOutcomeValue } from '../src/pos/places/pos-data-refusal.js';
+import { keyOutcomeValue } from '../src/pos/keys/merchant-key-problem.js';
 
 // `npm run bench:sales` (and part of `npm run bench`): the receipts-by-payment-method route over one busy
 // place, read from the pre-aggregated buckets, against a covering-index scan of the same raw receipts
@@ -141,29 +143,35 @@ async function loadPlace(dialect: 'sqlite' | 'postgres', size: number): Promise<
     active: true,
     email: null,
   });
-  await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
-    name: 'Bar',
-    timezone: 'America/Sao_Paulo',
-    active: true,
-  });
+  posDataOutcomeValue(
+    await services.posData.putPlace(BENCH_ACCOUNT, BENCH_PLACE, {
+      name: 'Bar',
+      timezone: 'America/Sao_Paulo',
+      active: true,
+    }),
+  );
   const events = benchEvents();
   for (const event of events) {
-    await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
-      name: event.name,
-      starts_at: event.startsAt,
-      ends_at: event.endsAt,
-      active: true,
-      registered_at: event.startsAt,
-    });
+    posDataOutcomeValue(
+      await services.posData.putEvent(BENCH_ACCOUNT, BENCH_PLACE, event.id, {
+        name: event.name,
+        starts_at: event.startsAt,
+        ends_at: event.endsAt,
+        active: true,
+        registered_at: event.startsAt,
+      }),
+    );
   }
-  const { key } = await services.merchantKeys.create(
-    BENCH_ACCOUNT,
-    {
-      name: 'Bench',
-      permissions: ['sale-by-payment-method.view'],
-      places: 'all',
-    },
-    SERVICE_ACTOR,
+  const { key } = keyOutcomeValue(
+    await services.merchantKeys.create(
+      BENCH_ACCOUNT,
+      {
+        name: 'Bench',
+        permissions: ['sale-by-payment-method.view'],
+        places: 'all',
+      },
+      SERVICE_ACTOR,
+    ),
   );
 
   let started = performance.now();

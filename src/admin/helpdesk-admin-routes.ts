@@ -8,6 +8,7 @@ import { catalogEntryBodies } from '../helpdesk/catalog-view.js';
 import { maintenanceInput } from '../helpdesk/maintenance-input.js';
 import { maintenanceBody, maintenanceView } from '../helpdesk/maintenance-view.js';
 import { systemInput, systemPath } from '../helpdesk/system-input.js';
+import { systemProblem, type SystemOutcome } from '../helpdesk/system-refusal.js';
 import {
   stoppedKeyBody,
   stoppedKeyView,
@@ -23,6 +24,12 @@ import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
 // The help-desk half of the back office (admin-api.md, Help desk), one entry per operation.
 
 const BASE = '/admin/v1/helpdesk';
+
+/** The value of the systems service's outcome; a refusal becomes its problem of the catalogue. */
+function systemAnswered<T>(outcome: SystemOutcome<T>): T {
+  if (!outcome.ok) throw systemProblem(outcome);
+  return outcome;
+}
 
 /** The 422 of a category naming a category type or a priority the catalog does not have. */
 function catalogRefusal(refused: Extract<PutEntryOutcome, { ok: false }>): Problem {
@@ -89,7 +96,7 @@ export const helpdeskAdminRoutes: readonly AdminRoute[] = [
     responses: { 200: systemBody, 201: systemBody },
     problems: ['validation_failed'],
     handle: async ({ params, body, actor }, { systems }) => {
-      const { created, system } = await systems.put(params.identifier, body, actor);
+      const { created, system } = systemAnswered(await systems.put(params.identifier, body, actor));
       return { status: putStatus(created), body: systemView(system) };
     },
   }),
@@ -128,7 +135,7 @@ export const helpdeskAdminRoutes: readonly AdminRoute[] = [
     problems: ['validation_failed', 'not_found'],
     handle: async ({ params, actor }, { systems }) => ({
       status: 201,
-      body: systemKeyView(await systems.rotateKey(params.identifier, actor)),
+      body: systemKeyView(systemAnswered(await systems.rotateKey(params.identifier, actor))),
     }),
   }),
   adminRoute({
@@ -142,7 +149,7 @@ export const helpdeskAdminRoutes: readonly AdminRoute[] = [
     problems: ['validation_failed', 'not_found'],
     handle: async ({ params, actor }, { systems }) => ({
       status: 200,
-      body: stoppedKeyView(await systems.stopPreviousKey(params.identifier, actor)),
+      body: stoppedKeyView(systemAnswered(await systems.stopPreviousKey(params.identifier, actor))),
     }),
   }),
 

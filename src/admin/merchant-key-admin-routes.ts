@@ -15,12 +15,20 @@ import {
   rotatedKeyBody,
   rotatedKeyView,
 } from '../pos/keys/merchant-key-view.js';
+import { merchantKeyProblem } from '../pos/keys/merchant-key-problem.js';
+import type { KeyOutcome } from '../pos/keys/merchant-key-refusal.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
 // Merchants' API keys (admin-api.md, Point of sale): the operator does everything; support may list
 // keys (of one account or all) and revoke them.
 
 const BASE = '/admin/v1/pos';
+
+/** The value of the service's outcome; a refusal becomes its problem of the catalogue. */
+function answered<T>(outcome: KeyOutcome<T>): T {
+  if (!outcome.ok) throw merchantKeyProblem(outcome);
+  return outcome;
+}
 
 /** The merchant key routes of the back office, one entry per operation. */
 export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
@@ -36,7 +44,7 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     problems: ['validation_failed', 'not_found', 'conflict'],
     handle: async ({ params, body, actor }, { merchantKeys }) => ({
       status: 201,
-      body: createdKeyView(await merchantKeys.create(params.account, body, actor)),
+      body: createdKeyView(answered(await merchantKeys.create(params.account, body, actor))),
     }),
   }),
   adminRoute({
@@ -79,7 +87,7 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     problems: ['validation_failed', 'not_found', 'conflict'],
     handle: async ({ params, body, actor }, { merchantKeys }) => ({
       status: 200,
-      body: posKeyView(await merchantKeys.edit(params.account, params.id, body, actor)),
+      body: posKeyView(answered(await merchantKeys.edit(params.account, params.id, body, actor)).key),
     }),
   }),
   adminRoute({
@@ -95,7 +103,7 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     problems: ['validation_failed', 'not_found', 'conflict'],
     handle: async ({ params, body, actor }, { merchantKeys }) => ({
       status: 201,
-      body: rotatedKeyView(await merchantKeys.rotate(params.account, params.id, body, actor)),
+      body: rotatedKeyView(answered(await merchantKeys.rotate(params.account, params.id, body, actor))),
     }),
   }),
   adminRoute({
@@ -109,7 +117,7 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     problems: ['validation_failed', 'not_found', 'conflict'],
     handle: async ({ params, actor }, { merchantKeys }) => ({
       status: 200,
-      body: posKeyView(await merchantKeys.pause(params.account, params.id, actor)),
+      body: posKeyView(answered(await merchantKeys.pause(params.account, params.id, actor)).key),
     }),
   }),
   adminRoute({
@@ -123,7 +131,7 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     problems: ['validation_failed', 'not_found', 'conflict'],
     handle: async ({ params, actor }, { merchantKeys }) => ({
       status: 200,
-      body: posKeyView(await merchantKeys.reactivate(params.account, params.id, actor)),
+      body: posKeyView(answered(await merchantKeys.reactivate(params.account, params.id, actor)).key),
     }),
   }),
   adminRoute({
@@ -137,7 +145,7 @@ export const merchantKeyAdminRoutes: readonly AdminRoute[] = [
     problems: ['validation_failed', 'not_found'],
     handle: async ({ params, actor }, { merchantKeys }) => ({
       status: 200,
-      body: posKeyView(await merchantKeys.revoke(params.account, params.id, actor)),
+      body: posKeyView(answered(await merchantKeys.revoke(params.account, params.id, actor)).key),
     }),
   }),
 ];

@@ -20,11 +20,18 @@ import {
 import { receiptBatchDocument, receiptBatchInput } from '../pos/receipts/receipt-input.js';
 import { receiptCountsBody } from '../pos/receipts/receipt-view.js';
 import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
+import { posDataProblem, type PosDataOutcome } from '../pos/places/pos-data-refusal.js';
 
 // The point-of-sale data half of the back office (admin-api.md, Point of sale): accounts, places, events
 // and receipts, one entry per operation; merchants' keys are in merchant-key-admin-routes.ts.
 
 const BASE = '/admin/v1/pos';
+
+/** The value of the point-of-sale data service's outcome; a refusal becomes its problem of the catalogue. */
+function posDataAnswered<T>(outcome: PosDataOutcome<T>): T {
+  if (!outcome.ok) throw posDataProblem(outcome);
+  return outcome;
+}
 
 /** The point-of-sale data routes of the back office (admin-api.md, Point of sale). */
 export const posDataAdminRoutes: readonly AdminRoute[] = [
@@ -82,7 +89,7 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     responses: { 200: placeBody, 201: placeBody },
     problems: ['validation_failed', 'not_found'],
     handle: async ({ params, body }, { posData }) => {
-      const { created, place } = await posData.putPlace(params.account, params.id, body);
+      const { created, place } = posDataAnswered(await posData.putPlace(params.account, params.id, body));
       return { status: putStatus(created), body: placeView(place) };
     },
   }),
@@ -112,7 +119,9 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     responses: { 200: eventBody, 201: eventBody },
     problems: ['validation_failed', 'not_found'],
     handle: async ({ params, body }, { posData }) => {
-      const { created, event } = await posData.putEvent(params.account, params.place, params.id, body);
+      const { created, event } = posDataAnswered(
+        await posData.putEvent(params.account, params.place, params.id, body),
+      );
       return { status: putStatus(created), body: eventView(event) };
     },
   }),
@@ -140,7 +149,7 @@ export const posDataAdminRoutes: readonly AdminRoute[] = [
     responses: { 204: null },
     problems: ['validation_failed', 'not_found'],
     handle: async ({ params }, { posData }) => {
-      await posData.deleteEvent(params.account, params.place, params.id);
+      posDataAnswered(await posData.deleteEvent(params.account, params.place, params.id));
       return { status: 204 };
     },
   }),

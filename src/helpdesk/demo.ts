@@ -2,6 +2,7 @@ import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Db } from '../db/database.js';
 import type { CatalogService } from './catalog-service.js';
 import type { SystemService } from './system-service.js';
+import { systemOutcomeValue } from './system-refusal.js';
 
 /** The demo partner system created on a first start. */
 export const DEMO_SYSTEM = 'demo';
@@ -61,18 +62,20 @@ export async function seedHelpdeskDemo(services: {
   await put('hd_natures', 'elogio', { name: 'Elogio', active: true });
   await put('hd_natures', 'sugestao', { name: 'Sugestão', active: false });
 
-  await systems.put(
-    DEMO_SYSTEM,
-    {
-      name: 'Demo partner system',
-      active: true,
-      scopes: ['help-desk-ticket.create'],
-      rate_limit_per_minute: 120,
-      key_grace_seconds: 86400,
-      default_category_id: 30,
-      released_category_ids: [10, 11, 20, 31, 40],
-    },
-    SERVICE_ACTOR,
+  systemOutcomeValue(
+    await systems.put(
+      DEMO_SYSTEM,
+      {
+        name: 'Demo partner system',
+        active: true,
+        scopes: ['help-desk-ticket.create'],
+        rate_limit_per_minute: 120,
+        key_grace_seconds: 86400,
+        default_category_id: 30,
+        released_category_ids: [10, 11, 20, 31, 40],
+      },
+      SERVICE_ACTOR,
+    ),
   );
-  return (await systems.rotateKey(DEMO_SYSTEM, SERVICE_ACTOR)).key;
+  return systemOutcomeValue(await systems.rotateKey(DEMO_SYSTEM, SERVICE_ACTOR)).key;
 }

@@ -125,6 +125,17 @@ const ptBR = {
   periodShown: '{place}, de {from} até {to} (inclusive){event}',
   eventShown: ', evento {event}',
   reportTimedOut: 'A consulta demorou demais. Escolha um período menor.',
+  // A refused key form: the service's reasons, in the words the panel has always shown for them (the same in
+  // both languages, as the admin API words them).
+  keyUnknownPlace: 'there is no place "{place}" in account "{account}"',
+  keyExpiryNotADay: 'must be a real calendar date',
+  keyExpiryPast: 'must not be in the past (today is {today} in UTC-03:00)',
+  keyExpiryTooFar: 'must be at most {months} months from today ({last} at the latest)',
+  keyTooManyActive:
+    'Account "{account}" already has {max} active keys, the most it may have. Revoke a key (or let one expire) first.',
+  keyRevokedForEver: 'Key "{id}" is revoked for ever; it cannot be {action}.',
+  keyExpiredNoRotate: 'Key "{id}" has expired; extend its validity (PATCH expires_on) before rotating it.',
+  keyRotatedMeanwhile: 'Key "{id}" was rotated meanwhile; list the keys and try again.',
 };
 
 type Key = keyof typeof ptBR;
@@ -248,6 +259,15 @@ const en: Record<Key, string> = {
   periodShown: '{place}, from {from} to {to} (included){event}',
   eventShown: ', event {event}',
   reportTimedOut: 'The query took too long. Choose a shorter period.',
+  keyUnknownPlace: 'there is no place "{place}" in account "{account}"',
+  keyExpiryNotADay: 'must be a real calendar date',
+  keyExpiryPast: 'must not be in the past (today is {today} in UTC-03:00)',
+  keyExpiryTooFar: 'must be at most {months} months from today ({last} at the latest)',
+  keyTooManyActive:
+    'Account "{account}" already has {max} active keys, the most it may have. Revoke a key (or let one expire) first.',
+  keyRevokedForEver: 'Key "{id}" is revoked for ever; it cannot be {action}.',
+  keyExpiredNoRotate: 'Key "{id}" has expired; extend its validity (PATCH expires_on) before rotating it.',
+  keyRotatedMeanwhile: 'Key "{id}" was rotated meanwhile; list the keys and try again.',
 };
 
 /** The panel's texts and those every face shares. */

@@ -1,12 +1,14 @@
 import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { keyOutcomeValue } from './keys/merchant-key-problem.js';
 import type { MerchantKeyService } from './keys/merchant-key-service.js';
 import { PAYMENT_METHODS } from './receipts/payment-methods.js';
 import type { PosDataService } from './places/pos-data-service.js';
 import { RECEIPT_KINDS, RECEIPT_STATUSES } from './receipts/receipt-rules.js';
 import type { ReceiptIngestion } from './receipts/receipt-ingestion.js';
 import type { ReceiptData } from './receipts/receipt-repository.js';
+import { posDataOutcomeValue } from './places/pos-data-refusal.js';
 
 /** The demo merchant account created on a first start. */
 export const DEMO_ACCOUNT = 'demo';
@@ -78,11 +80,13 @@ export async function seedPosDemo(
     { id: 'REC01', name: 'Arena Recife', timezone: 'America/Recife' },
   ];
   for (const place of places) {
-    await posData.putPlace(DEMO_ACCOUNT, place.id, {
-      name: place.name,
-      timezone: place.timezone,
-      active: true,
-    });
+    posDataOutcomeValue(
+      await posData.putPlace(DEMO_ACCOUNT, place.id, {
+        name: place.name,
+        timezone: place.timezone,
+        active: true,
+      }),
+    );
   }
   const events = [
     { place: 'SP01', id: 'SJ2026', name: 'Festa de São João', daysAgo: 150 },
@@ -91,13 +95,15 @@ export async function seedPosDemo(
   ];
   for (const event of events) {
     const startsAt = now - event.daysAgo * DAY_MS;
-    await posData.putEvent(DEMO_ACCOUNT, event.place, event.id, {
-      name: event.name,
-      starts_at: startsAt,
-      ends_at: startsAt + 8 * 3_600_000,
-      active: true,
-      registered_at: now - (event.daysAgo + 30) * DAY_MS,
-    });
+    posDataOutcomeValue(
+      await posData.putEvent(DEMO_ACCOUNT, event.place, event.id, {
+        name: event.name,
+        starts_at: startsAt,
+        ends_at: startsAt + 8 * 3_600_000,
+        active: true,
+        registered_at: now - (event.daysAgo + 30) * DAY_MS,
+      }),
+    );
   }
 
   const next = random(20261121);
@@ -131,14 +137,16 @@ export async function seedPosDemo(
   }
   await services.receipts.loadIntoNewAccount(DEMO_ACCOUNT, receipts, now);
 
-  const created = await merchantKeys.create(
-    DEMO_ACCOUNT,
-    {
-      name: 'Demo integration',
-      permissions: ['sale-by-payment-method.view', 'event.view'],
-      places: 'all',
-    },
-    SERVICE_ACTOR,
+  const created = keyOutcomeValue(
+    await merchantKeys.create(
+      DEMO_ACCOUNT,
+      {
+        name: 'Demo integration',
+        permissions: ['sale-by-payment-method.view', 'event.view'],
+        places: 'all',
+      },
+      SERVICE_ACTOR,
+    ),
   );
   return { key: created.key };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { createMerchantKeyService } from '../../src/pos/keys/merchant-key-service.js';
+import { keyOutcomeValue } from '../../src/pos/keys/merchant-key-problem.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { bodyOf } from '../expect-http.js';
 import { asOperator, expectInvalid, POS } from './fixtures.js';
@@ -240,11 +241,8 @@ describeEachDialect('admin API, merchants’ API keys', (dialect) => {
       await seedAccounts(t);
       const service = createMerchantKeyService({ db: t.db, clock: t.clock, rotationGraceSeconds: 60 });
       const created = await createKey(t);
-      const rotated = await service.rotate(
-        'acme',
-        String(created.id),
-        { invalidate_current: false },
-        SERVICE_ACTOR,
+      const rotated = keyOutcomeValue(
+        await service.rotate('acme', String(created.id), { invalidate_current: false }, SERVICE_ACTOR),
       );
       expect(rotated.previousValidUntil).toBe(t.clock.now() + 60_000);
       t.clock.advance(59_999);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { DEMO_ACCOUNT } from '../../src/pos/demo.js';
+import { keyOutcomeValue } from '../../src/pos/keys/merchant-key-problem.js';
 import { describeEachDialect } from '../helper.js';
 import { HAS_CHROMIUM } from '../support/browser.js';
 import { startConsoleHarness, type ConsoleHarness } from './console-harness.js';
@@ -48,10 +49,12 @@ describe.skipIf(!HAS_CHROMIUM)(
       const accounts = () => `${h.adminBase}/console/accounts`;
 
       it('support revokes a merchant key with a reason; it answers 401 revoked on the POS API at once', async () => {
-        const created = await h.t.services.merchantKeys.create(
-          DEMO_ACCOUNT,
-          { name: 'Integração vazada', permissions: ['event.view'], places: 'all' },
-          SERVICE_ACTOR,
+        const created = keyOutcomeValue(
+          await h.t.services.merchantKeys.create(
+            DEMO_ACCOUNT,
+            { name: 'Integração vazada', permissions: ['event.view'], places: 'all' },
+            SERVICE_ACTOR,
+          ),
         );
         const ping = () =>
           fetch(`${h.publicBase}/v1/api-public/ping`, {

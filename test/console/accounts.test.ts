@@ -2,6 +2,7 @@ import { beforeEach, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import type { BackOfficeAction } from '../../src/audit/back-office-log.js';
 import { DEMO_ACCOUNT, seedPosDemo } from '../../src/pos/demo.js';
+import { keyOutcomeValue } from '../../src/pos/keys/merchant-key-problem.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { signedInStaff } from './console-agent.js';
 
@@ -64,11 +65,13 @@ describeEachDialect('console: merchant accounts', (dialect) => {
       ).n,
     );
 
-  const newKey = () =>
-    t.services.merchantKeys.create(
-      DEMO_ACCOUNT,
-      { name: 'ERP da matriz', permissions: ['event.view'], places: 'all' },
-      SERVICE_ACTOR,
+  const newKey = async () =>
+    keyOutcomeValue(
+      await t.services.merchantKeys.create(
+        DEMO_ACCOUNT,
+        { name: 'ERP da matriz', permissions: ['event.view'], places: 'all' },
+        SERVICE_ACTOR,
+      ),
     );
 
   it('support reads the list, the account and its keys (never a key), with no operator link', async () => {
@@ -224,10 +227,12 @@ describeEachDialect('console: merchant accounts', (dialect) => {
 
   it('the refusals page shows status, code, operation and request id of the account’s refused calls', async () => {
     const { agent } = await staff('support');
-    const created = await t.services.merchantKeys.create(
-      DEMO_ACCOUNT,
-      { name: 'Sem permissões', permissions: [], places: 'all' },
-      SERVICE_ACTOR,
+    const created = keyOutcomeValue(
+      await t.services.merchantKeys.create(
+        DEMO_ACCOUNT,
+        { name: 'Sem permissões', permissions: [], places: 'all' },
+        SERVICE_ACTOR,
+      ),
     );
     const refused = await t.call({
       method: 'GET',

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
+import { systemOutcomeValue } from '../../src/helpdesk/system-refusal.js';
 import { describeEachDialect } from '../helper.js';
 import { HAS_CHROMIUM } from '../support/browser.js';
 import { startConsoleHarness, type ConsoleHarness } from './console-harness.js';
@@ -42,7 +43,7 @@ describe.skipIf(!HAS_CHROMIUM)(
       it('support finds the demo system, stops its previous key, and the old key answers 401 on the next call', async () => {
         // The partner rotated (the operator, through the service): the old key still works in its grace.
         const oldKey = h.demoSystemKey;
-        const rotated = await h.t.services.systems.rotateKey('demo', SERVICE_ACTOR);
+        const rotated = systemOutcomeValue(await h.t.services.systems.rotateKey('demo', SERVICE_ACTOR));
         expect((await partner(oldKey, OPTIONS)).status).toBe(200);
         // The partner's next call with the new key is refused (no company): a refusal to read below.
         const refused = await partner(rotated.key, TICKET, {

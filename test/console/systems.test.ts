@@ -1,5 +1,6 @@
 import { beforeEach, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
+import { systemOutcomeValue } from '../../src/helpdesk/system-refusal.js';
 import { seedHelpdeskDemo } from '../../src/helpdesk/demo.js';
 import { hashApiKey } from '../../src/lib/api-key.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
@@ -213,7 +214,7 @@ describeEachDialect('console: partner systems', (dialect) => {
   });
 
   it('support stops the previous key: 401 at once, in the key audit trail and the back-office log with the user', async () => {
-    const rotated = await t.services.systems.rotateKey('demo', SERVICE_ACTOR);
+    const rotated = systemOutcomeValue(await t.services.systems.rotateKey('demo', SERVICE_ACTOR));
     expect((await options(demoKey)).statusCode).toBe(200);
     const support = await staff('support');
     const page = await support.get('/console/systems/demo');

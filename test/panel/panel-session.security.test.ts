@@ -1,4 +1,5 @@
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
+import { keyOutcomeValue } from '../../src/pos/keys/merchant-key-problem.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
@@ -161,14 +162,16 @@ describe('merchant panel: sessions, CSRF and limits', () => {
 
     it('another account’s key id is 404 on every key page and action', async () => {
       await t.admin('PUT', '/admin/v1/pos/accounts/other', { name: 'other' });
-      const theirs = await t.services.merchantKeys.create(
-        'other',
-        {
-          name: 'theirs',
-          permissions: [],
-          places: 'all',
-        },
-        SERVICE_ACTOR,
+      const theirs = keyOutcomeValue(
+        await t.services.merchantKeys.create(
+          'other',
+          {
+            name: 'theirs',
+            permissions: [],
+            places: 'all',
+          },
+          SERVICE_ACTOR,
+        ),
       );
       const b = await signedInUser(t, 'acme', 'a@acme.test');
       for (const path of ['', '/edit', '/rotate', '/revoke']) {

@@ -6,7 +6,7 @@ import {
   parseDay,
   type CalendarDay,
 } from '../../lib/calendar.js';
-import { invalidInput } from '../../errors/refusals.js';
+import type { KeyRefusal } from './merchant-key-refusal.js';
 
 // How long a merchant's key is valid (admin-api.md, Point of sale: POST keys `expires_on`; pos-data-api.md,
 // States and transitions): 12 months by default, at most 24, to the end of a day in UTC-03:00.
@@ -29,21 +29,22 @@ export function expiryInstant(day: CalendarDay): number {
 
 /**
  * The last valid instant of a key valid until `text` (`expires_on`, YYYY-MM-DD): not in the past, at most
- * 24 months away; 12 months from today when not given. Throws a 422 naming `expires_on`.
+ * 24 months away; 12 months from today when not given. A day out of bounds is refused, naming `expires_on`.
  */
-export function expiryOf(text: string | undefined, now: number): number {
+export function expiryOf(
+  text: string | undefined,
+  now: number,
+): { ok: true; expiresAt: number } | KeyRefusal {
   const first = today(now);
-  if (text === undefined) return expiryInstant(addMonths(first, DEFAULT_VALIDITY_MONTHS));
+  if (text === undefined)
+    return { ok: true, expiresAt: expiryInstant(addMonths(first, DEFAULT_VALIDITY_MONTHS)) };
   const day = parseDay(text);
-  if (day === null) throw invalidInput('expires_on', 'must be a real calendar date');
+  if (day === null) return { ok: false, reason: 'expiry_not_a_day', param: 'expires_on' };
   const chosen = formatDay(day);
   if (chosen < formatDay(first))
-    throw invalidInput('expires_on', `must not be in the past (today is ${formatDay(first)} in UTC-03:00)`);
+    return { ok: false, reason: 'expiry_past', param: 'expires_on', today: formatDay(first) };
   const last = formatDay(addMonths(first, MAX_VALIDITY_MONTHS));
   if (chosen > last)
-    throw invalidInput(
-      'expires_on',
-      `must be at most ${MAX_VALIDITY_MONTHS} months from today (${last} at the latest)`,
-    );
-  return expiryInstant(day);
+    return { ok: false, reason: 'expiry_too_far', param: 'expires_on', months: MAX_VALIDITY_MONTHS, last };
+  return { ok: true, expiresAt: expiryInstant(day) };
 }

@@ -5,9 +5,11 @@ import { deleteEvent, findEvent, listEvents, putEvent, type PosEvent } from './e
 import { findPlace, listPlaces, putPlace, type PosPlace } from './place-repository.js';
 import type { AccountInput, EventInput, PlaceInput } from './pos-data-input.js';
 import { notFound } from '../../errors/refusals.js';
+import type { PosDataOutcome, PosDataRefusal } from './pos-data-refusal.js';
 
 // A merchant's accounts, places and events (admin-api.md, Point of sale), for the back office, a CLI or
-// a web panel. Methods throw a Problem for input they refuse, before anything is written.
+// a web panel. A change naming an account, place or event that does not exist is refused as a value
+// (`PosDataRefusal`), before anything is written; a read of one throws its 404.
 
 /** The point-of-sale data service. */
 export function createPosDataService(deps: { db: Db; clock: Clock }) {
@@ -26,6 +28,15 @@ export function createPosDataService(deps: { db: Db; clock: Clock }) {
     const found = await findPlace(db, accountId, id);
     if (found === undefined) throw notFound(`place "${id}" in account "${accountId}"`);
     return found;
+  }
+
+  /** The refusal of a change naming a place (or its account) that does not exist; null when both do. */
+  async function missingPlace(accountId: string, placeId: string): Promise<PosDataRefusal | null> {
+    if ((await findAccount(db, accountId)) === undefined)
+      return { ok: false, reason: 'unknown_account', accountId };
+    if ((await findPlace(db, accountId, placeId)) === undefined)
+      return { ok: false, reason: 'unknown_place', accountId, placeId };
+    return null;
   }
 
   return {
@@ -50,10 +61,11 @@ export function createPosDataService(deps: { db: Db; clock: Clock }) {
       accountId: string,
       id: string,
       input: PlaceInput,
-    ): Promise<{ created: boolean; place: PosPlace }> {
-      await account(accountId);
+    ): Promise<PosDataOutcome<{ created: boolean; place: PosPlace }>> {
+      if ((await findAccount(db, accountId)) === undefined)
+        return { ok: false, reason: 'unknown_account', accountId };
       const created = await putPlace(db, accountId, id, input, clock.now());
-      return { created, place: await place(accountId, id) };
+      return { ok: true, created, place: await place(accountId, id) };
     },
 
     async listEvents(accountId: string, placeId: string): Promise<PosEvent[]> {
@@ -67,8 +79,9 @@ export function createPosDataService(deps: { db: Db; clock: Clock }) {
       placeId: string,
       id: string,
       input: EventInput,
-    ): Promise<{ created: boolean; event: PosEvent }> {
-      await place(accountId, placeId);
+    ): Promise<PosDataOutcome<{ created: boolean; event: PosEvent }>> {
+      const missing = await missingPlace(accountId, placeId);
+      if (missing !== null) return missing;
       // Without `registered_at` a new event is registered now and a replaced one keeps its instant.
       const created = await putEvent(db, accountId, placeId, id, {
         name: input.name,
@@ -80,14 +93,16 @@ export function createPosDataService(deps: { db: Db; clock: Clock }) {
       });
       const event = await findEvent(db, accountId, placeId, id);
       if (event === undefined) throw notFound(`event "${id}" in place "${placeId}"`);
-      return { created, event };
+      return { ok: true, created, event };
     },
 
     /** Deletes an event; receipts recorded with it keep its id (they still count without `event`). */
-    async deleteEvent(accountId: string, placeId: string, id: string): Promise<void> {
-      await place(accountId, placeId);
+    async deleteEvent(accountId: string, placeId: string, id: string): Promise<PosDataOutcome<object>> {
+      const missing = await missingPlace(accountId, placeId);
+      if (missing !== null) return missing;
       if (!(await deleteEvent(db, accountId, placeId, id)))
-        throw notFound(`event "${id}" in place "${placeId}" of account "${accountId}"`);
+        return { ok: false, reason: 'unknown_event', accountId, placeId, id };
+      return { ok: true };
     },
   };
 }

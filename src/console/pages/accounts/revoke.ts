@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { keyRevokeReason } from '../../../pos/keys/merchant-key-input.js';
+import { keyOutcomeValue } from '../../../pos/keys/merchant-key-problem.js';
 import { formText } from '../../../web/face.js';
 import { errorSummary, textField, zodFormErrors, type FormErrors } from '../../../web/form.js';
 import { html } from '../../../web/html.js';
@@ -81,7 +82,9 @@ export function registerRevokePages(kit: ConsoleKit): void {
         kit.flash(request, t('accAlreadyRevoked', { name: before.name }));
         return kit.redirect(reply, keyPath(account.id, before.id));
       }
-      const key = await merchantKeys.revoke(account.id, before.id, ctx.actor, parsed.data);
+      const { key } = keyOutcomeValue(
+        await merchantKeys.revoke(account.id, before.id, ctx.actor, parsed.data),
+      );
       await kit.record(ctx, {
         action: 'revokeMerchantKey',
         target: `pos/accounts/${account.id}/keys/${key.id}/revoke`,

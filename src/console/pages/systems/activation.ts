@@ -3,6 +3,7 @@ import { csrfField } from '../../../web/layout.js';
 import type { ConsoleKit } from '../../console-kit.js';
 import { inputOf } from './system-form.js';
 import { identifierOf, systemUrl, targetOf, type Params } from './system-paths.js';
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 
 // Deactivating and reactivating a system (the operator), its other settings kept
 // (GET, POST /console/systems/:identifier/deactivate and /reactivate).
@@ -57,7 +58,7 @@ export function registerSystemActivationPages(kit: ConsoleKit): void {
     kit.action<Params>(`/systems/:identifier${path}`, 'systems', async (request, reply, ctx) => {
       const system = await systems.get(identifierOf(request));
       const input = inputOf(system, active);
-      await systems.put(system.identifier, input, ctx.actor);
+      systemOutcomeValue(await systems.put(system.identifier, input, ctx.actor));
       await kit.record(ctx, {
         action: 'putHelpDeskSystem',
         target: targetOf(system.identifier),

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PartnerSystem } from '../../../helpdesk/system-repository.js';
-import { problemFormErrors, type FormErrors } from '../../../web/form.js';
+import type { FormErrors } from '../../../web/form.js';
 import { html } from '../../../web/html.js';
 import type { ConsoleKit, StaffContext } from '../../console-kit.js';
 import { CONSOLE_PREFIX } from '../../console-path.js';
-import { checked, formOf, formFromSystem, serviceErrors, type SystemForm } from './system-form.js';
+import { checked, formOf, formFromSystem, refusalErrors, type SystemForm } from './system-form.js';
 import { systemFormView } from './system-form-view.js';
 import { identifierOf, systemUrl, targetOf, type Params } from './system-paths.js';
 
@@ -55,14 +55,9 @@ export function registerEditSystemPages(kit: ConsoleKit): void {
       const form = formOf(request.body, system.identifier);
       const check = checked(ctx, form, false);
       if (!check.ok) return editPage(request, reply, ctx, system, form, check.errors, 422);
-      try {
-        // PUT keeps the keys: a change of settings never issues, rotates or stops one.
-        await systems.put(system.identifier, check.input, ctx.actor);
-      } catch (error) {
-        const errors = problemFormErrors(error);
-        if (errors === null) throw error;
-        return editPage(request, reply, ctx, system, form, serviceErrors(t, errors), 422);
-      }
+      // PUT keeps the keys: a change of settings never issues, rotates or stops one.
+      const put = await systems.put(system.identifier, check.input, ctx.actor);
+      if (!put.ok) return editPage(request, reply, ctx, system, form, refusalErrors(t, put), 422);
       await kit.record(ctx, {
         action: 'putHelpDeskSystem',
         target: targetOf(system.identifier),

@@ -1,14 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { systemInput } from '../../../helpdesk/system-input.js';
-import { problemFormErrors, type FormErrors } from '../../../web/form.js';
+import type { FormErrors } from '../../../web/form.js';
 import { html } from '../../../web/html.js';
 import { shownOnceSecret } from '../../../web/shown-once.js';
 import type { ConsoleKit, StaffContext } from '../../console-kit.js';
 import { CONSOLE_PREFIX } from '../../console-path.js';
-import { checked, formOf, serviceErrors, type SystemForm } from './system-form.js';
+import { checked, formOf, refusalErrors, type SystemForm } from './system-form.js';
 import { systemFormView } from './system-form-view.js';
 import { systemUrl, targetOf } from './system-paths.js';
 import { onceTexts } from './system-views.js';
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 
 // A new system (the operator): its settings, then its first key shown once (GET, POST /console/systems/new).
 
@@ -68,14 +69,9 @@ export function registerNewSystemPage(kit: ConsoleKit): void {
       const errors = { identifier: t('sysIdentifierTaken', { identifier }) };
       return createPage(request, reply, ctx, form, errors, 409);
     }
-    let created: boolean;
-    try {
-      ({ created } = await systems.put(identifier, input, ctx.actor));
-    } catch (error) {
-      const errors = problemFormErrors(error);
-      if (errors === null) throw error;
-      return createPage(request, reply, ctx, form, serviceErrors(t, errors), 422);
-    }
+    const put = await systems.put(identifier, input, ctx.actor);
+    if (!put.ok) return createPage(request, reply, ctx, form, refusalErrors(t, put), 422);
+    const { created } = put;
     await kit.record(ctx, {
       action: 'putHelpDeskSystem',
       target: targetOf(identifier),
@@ -87,7 +83,7 @@ export function registerNewSystemPage(kit: ConsoleKit): void {
       const errors = { identifier: t('sysIdentifierTaken', { identifier }) };
       return createPage(request, reply, ctx, form, errors, 409);
     }
-    const issued = await systems.rotateKey(identifier, ctx.actor);
+    const issued = systemOutcomeValue(await systems.rotateKey(identifier, ctx.actor));
     await kit.record(ctx, {
       action: 'rotateHelpDeskSystemKey',
       target: targetOf(identifier, '/keys/rotate'),

@@ -5,6 +5,7 @@ import { shownOnceSecret } from '../../../web/shown-once.js';
 import type { ConsoleKit } from '../../console-kit.js';
 import { identifierOf, systemUrl, targetOf, type Params } from './system-paths.js';
 import { durationText, onceTexts, previousValid } from './system-views.js';
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 
 // Rotating a system's key (the operator): the new key shown once, the current one kept for the system's
 // grace period (GET, POST /console/systems/:identifier/rotate).
@@ -51,7 +52,7 @@ export function registerRotateKeyPages(kit: ConsoleKit): void {
   kit.action<Params>('/systems/:identifier/rotate', 'systems', async (request, reply, ctx) => {
     const { t, locale } = ctx;
     const system = await systems.get(identifierOf(request));
-    const rotation = await systems.rotateKey(system.identifier, ctx.actor);
+    const rotation = systemOutcomeValue(await systems.rotateKey(system.identifier, ctx.actor));
     await kit.record(ctx, {
       action: 'rotateHelpDeskSystemKey',
       target: targetOf(system.identifier, '/keys/rotate'),

@@ -4,6 +4,7 @@ import { csrfField } from '../../../web/layout.js';
 import type { ConsoleKit } from '../../console-kit.js';
 import { identifierOf, systemUrl, targetOf, type Params } from './system-paths.js';
 import { instantOr, previousValid } from './system-views.js';
+import { systemOutcomeValue } from '../../../helpdesk/system-refusal.js';
 
 // Stopping the previous key of a rotation at once (support and operator), for a leaked key
 // (GET, POST /console/systems/:identifier/stop-previous).
@@ -51,7 +52,7 @@ export function registerStopPreviousKeyPages(kit: ConsoleKit): void {
 
   kit.action<Params>('/systems/:identifier/stop-previous', 'stopPreviousKey', async (request, reply, ctx) => {
     const identifier = identifierOf(request);
-    const result = await systems.stopPreviousKey(identifier, ctx.actor);
+    const result = systemOutcomeValue(await systems.stopPreviousKey(identifier, ctx.actor));
     await kit.record(ctx, {
       action: 'stopPreviousHelpDeskSystemKey',
       target: targetOf(identifier, '/keys/stop-previous'),

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { codePointLength } from '../../../lib/unicode-text.js';
 import type { PartnerSystem } from '../../../helpdesk/system-repository.js';
 import { systemInput, systemPath, type SystemInput } from '../../../helpdesk/system-input.js';
+import { systemProblem, type SystemRefusal } from '../../../helpdesk/system-refusal.js';
 import { formText } from '../../../web/face.js';
 import { formatCount } from '../../../web/format.js';
 import { formList, type FormErrors } from '../../../web/form.js';
@@ -124,14 +125,13 @@ function issueErrors(t: T, locale: Locale, error: z.ZodError, form: SystemForm):
   return errors;
 }
 
-/** The service's refusal of a field (a category the catalog no longer has), in words. */
-export function serviceErrors(t: T, errors: FormErrors): FormErrors {
-  return Object.fromEntries(
-    Object.entries(errors).map(([field, message]) => [
-      field,
-      CHOSEN.has(field) ? t('sysChooseListed') : message,
-    ]),
-  );
+/**
+ * The service's refusal of the form, in words: a category the catalog no longer has is the field's that
+ * names it. A system gone meanwhile is not the form's: its 404 is thrown, as the page answers it.
+ */
+export function refusalErrors(t: T, refusal: SystemRefusal): FormErrors {
+  if (refusal.reason === 'unknown_system') throw systemProblem(refusal);
+  return { [refusal.param]: t('sysChooseListed') };
 }
 
 /**

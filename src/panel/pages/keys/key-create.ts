@@ -2,7 +2,7 @@ import { keyCreateInput } from '../../../pos/keys/merchant-key-input.js';
 import { formatInstant } from '../../../web/format.js';
 import { html } from '../../../web/html.js';
 import { PANEL_PREFIX, type PanelKit } from '../../panel-kit.js';
-import { defaultExpiry, keyFormOf, keyFormPage, keyProblemErrors, keyZodErrors } from './key-form.js';
+import { defaultExpiry, keyFormOf, keyFormPage, keyRefusalErrors, keyZodErrors } from './key-form.js';
 import { keyShownOnceView } from './key-shown-once-view.js';
 
 /** A new key: its form (GET /keys/new), and its creation (POST /keys), the key shown once. */
@@ -35,24 +35,19 @@ export function registerKeyCreate(kit: PanelKit): void {
       expires_on: values.expires_on === '' ? undefined : values.expires_on,
     });
     if (!parsed.success) return again(keyZodErrors(parsed.error.issues));
-    try {
-      const created = await merchantKeys.create(ctx.user.accountId, parsed.data, ctx.actor);
-      return await kit.send(
-        request,
-        reply,
+    const created = await merchantKeys.create(ctx.user.accountId, parsed.data, ctx.actor);
+    if (!created.ok) return again(keyRefusalErrors(created, ctx));
+    return kit.send(
+      request,
+      reply,
+      ctx,
+      ctx.t('createdTitle'),
+      keyShownOnceView(
         ctx,
+        created.key,
         ctx.t('createdTitle'),
-        keyShownOnceView(
-          ctx,
-          created.key,
-          ctx.t('createdTitle'),
-          html`<p>${ctx.t('colValidity')}: ${formatInstant(created.expiresAt, ctx.locale)} (UTC-03:00)</p>`,
-        ),
-      );
-    } catch (error) {
-      const errors = keyProblemErrors(error);
-      if (errors === null) throw error;
-      return again(errors);
-    }
+        html`<p>${ctx.t('colValidity')}: ${formatInstant(created.expiresAt, ctx.locale)} (UTC-03:00)</p>`,
+      ),
+    );
   });
 }

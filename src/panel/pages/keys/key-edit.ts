@@ -3,7 +3,7 @@ import { keyEditInput } from '../../../pos/keys/merchant-key-input.js';
 import type { PosKey } from '../../../pos/keys/merchant-key.js';
 import { today } from '../../../pos/keys/merchant-key-validity.js';
 import type { PanelKit } from '../../panel-kit.js';
-import { keyFormOf, keyFormPage, keyProblemErrors, keyZodErrors } from './key-form.js';
+import { keyFormOf, keyFormPage, keyRefusalErrors, keyZodErrors } from './key-form.js';
 import { keyUrl } from './key-words.js';
 
 const editAction = (id: string) => keyUrl(id, '/edit');
@@ -51,15 +51,10 @@ export function registerKeyEdit(kit: PanelKit): void {
         ...(values.expires_on === dayOfExpiry(key) ? {} : { expires_on: values.expires_on }),
       });
       if (!parsed.success) return again(keyZodErrors(parsed.error.issues));
-      try {
-        const edited = await merchantKeys.edit(ctx.user.accountId, key.id, parsed.data, ctx.actor);
-        kit.flash(request, ctx.t('edited', { name: edited.name }));
-        return await kit.redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
-      } catch (error) {
-        const errors = keyProblemErrors(error);
-        if (errors === null) throw error;
-        return again(errors);
-      }
+      const edited = await merchantKeys.edit(ctx.user.accountId, key.id, parsed.data, ctx.actor);
+      if (!edited.ok) return again(keyRefusalErrors(edited, ctx));
+      kit.flash(request, ctx.t('edited', { name: edited.key.name }));
+      return kit.redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
     },
   );
 }

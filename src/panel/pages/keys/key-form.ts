@@ -1,5 +1,6 @@
-import { Problem } from '../../../errors/problem.js';
 import { addMonths, formatDay } from '../../../lib/calendar.js';
+import { merchantKeyProblem } from '../../../pos/keys/merchant-key-problem.js';
+import type { KeyRefusal } from '../../../pos/keys/merchant-key-refusal.js';
 import { MAX_VALIDITY_MONTHS, today } from '../../../pos/keys/merchant-key-validity.js';
 import { formList, formText } from '../../../web/form.js';
 import type { SafeHtml } from '../../../web/html.js';
@@ -22,17 +23,33 @@ export function keyFormOf(body: Record<string, unknown>): KeyForm {
 }
 
 /**
- * Field errors of the service's refusal: its Problem naming its param (a 409, a name already taken, is
- * the name's); null for any other error, which the page does not catch.
+ * The field errors of the service's refusal of a key form, in the panel's words: bad input is its field's
+ * (`places.2` is the places'), a state that does not allow the change is shown on the name. A missing
+ * account or key is not the form's: its 404 is thrown, as the page answers it.
  */
-export function keyProblemErrors(error: unknown): Record<string, string> | null {
-  if (error instanceof Problem && (error.status === 422 || error.status === 409)) {
-    const param =
-      (typeof error.extras.param === 'string' ? error.extras.param : 'name').split('.')[0] ?? 'name';
-    const detail = error.detail.replace(/^[\w.]+: /, '');
-    return { [error.status === 409 ? 'name' : param]: detail };
+export function keyRefusalErrors(refusal: KeyRefusal, ctx: Pick<PanelContext, 't'>): Record<string, string> {
+  const { t } = ctx;
+  switch (refusal.reason) {
+    case 'unknown_account':
+    case 'unknown_key':
+      throw merchantKeyProblem(refusal);
+    case 'unknown_place':
+      return { places: t('keyUnknownPlace', { place: refusal.place, account: refusal.accountId }) };
+    case 'expiry_not_a_day':
+      return { expires_on: t('keyExpiryNotADay') };
+    case 'expiry_past':
+      return { expires_on: t('keyExpiryPast', { today: refusal.today }) };
+    case 'expiry_too_far':
+      return { expires_on: t('keyExpiryTooFar', { months: refusal.months, last: refusal.last }) };
+    case 'too_many_active_keys':
+      return { name: t('keyTooManyActive', { account: refusal.accountId, max: refusal.max }) };
+    case 'revoked':
+      return { name: t('keyRevokedForEver', { id: refusal.id, action: refusal.action }) };
+    case 'expired':
+      return { name: t('keyExpiredNoRotate', { id: refusal.id }) };
+    case 'rotated_meanwhile':
+      return { name: t('keyRotatedMeanwhile', { id: refusal.id }) };
   }
-  return null;
 }
 
 /** Field errors of zod's issues: a field's last issue is the one shown. */

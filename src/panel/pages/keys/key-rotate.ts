@@ -1,5 +1,6 @@
 import { formatInstant } from '../../../web/format.js';
 import { html } from '../../../web/html.js';
+import { keyOutcomeValue } from '../../../pos/keys/merchant-key-problem.js';
 import type { PanelKit } from '../../panel-kit.js';
 import { keyRotateView } from './key-confirm-views.js';
 import { keyShownOnceView } from './key-shown-once-view.js';
@@ -18,11 +19,14 @@ export function registerKeyRotate(kit: PanelKit): void {
     '/keys/:id/rotate',
     async (request, reply, ctx) => {
       const key = await merchantKeys.get(ctx.user.accountId, request.params.id);
-      const rotation = await merchantKeys.rotate(
-        ctx.user.accountId,
-        key.id,
-        { invalidate_current: request.body.invalidate_current === 'true' },
-        ctx.actor,
+      // A refused roll (revoked, expired) answers with its problem, as the panel's other refusals of a state.
+      const rotation = keyOutcomeValue(
+        await merchantKeys.rotate(
+          ctx.user.accountId,
+          key.id,
+          { invalidate_current: request.body.invalidate_current === 'true' },
+          ctx.actor,
+        ),
       );
       const extra =
         rotation.previousValidUntil === null

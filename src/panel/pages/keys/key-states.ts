@@ -1,3 +1,4 @@
+import { keyOutcomeValue } from '../../../pos/keys/merchant-key-problem.js';
 import type { PanelKit } from '../../panel-kit.js';
 import { keyRevokeView } from './key-confirm-views.js';
 
@@ -10,7 +11,9 @@ export function registerKeyStates(kit: PanelKit): void {
     ['/reactivate', 'reactivate', 'reactivated'],
   ] as const) {
     kit.action<{ Params: { id: string } }>(`/keys/:id${path}`, async (request, reply, ctx) => {
-      const key = await merchantKeys[change](ctx.user.accountId, request.params.id, ctx.actor);
+      const { key } = keyOutcomeValue(
+        await merchantKeys[change](ctx.user.accountId, request.params.id, ctx.actor),
+      );
       kit.flash(request, ctx.t(done, { name: key.name }));
       return kit.redirect(reply, `/keys/${encodeURIComponent(key.id)}`);
     });
@@ -22,7 +25,9 @@ export function registerKeyStates(kit: PanelKit): void {
   });
 
   kit.action<{ Params: { id: string } }>('/keys/:id/revoke', async (request, reply, ctx) => {
-    const key = await merchantKeys.revoke(ctx.user.accountId, request.params.id, ctx.actor);
+    const { key } = keyOutcomeValue(
+      await merchantKeys.revoke(ctx.user.accountId, request.params.id, ctx.actor),
+    );
     kit.flash(request, ctx.t('revoked', { name: key.name }));
     return kit.redirect(reply, '/keys');
   });

@@ -5,6 +5,7 @@ import { CONSOLE_PREFIX } from '../../../console-path.js';
 import { placePath } from '../accounts-view.js';
 import type { EventParams } from './place-forms.js';
 import { eventViews } from './event-views.js';
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 
 // Deleting an event of a place (GET, POST /console/accounts/:account/places/:place/events/:id/delete).
 
@@ -46,7 +47,7 @@ export function registerDeleteEventPages(kit: ConsoleKit): void {
       const where = await placeOf(request.params);
       const event = await eventOf(where, request.params.id);
       const { account, place } = where;
-      await posData.deleteEvent(account.id, place.id, event.id);
+      posDataOutcomeValue(await posData.deleteEvent(account.id, place.id, event.id));
       await kit.record(ctx, {
         action: 'deletePosEvent',
         target: `pos/accounts/${account.id}/places/${place.id}/events/${event.id}`,

@@ -19,6 +19,7 @@ import { CONSOLE_PREFIX } from '../../../console-path.js';
 import { placePath } from '../accounts-view.js';
 import { type EventForm, eventBody } from './place-forms.js';
 import { placeViews } from './place-views.js';
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 
 // The event pages' form (GET and refused POST), the place and event of a path, and the write of an
 // event's form.
@@ -134,7 +135,9 @@ export function eventViews(kit: ConsoleKit) {
     }
     const { account, place } = where;
     try {
-      const { created, event } = await posData.putEvent(account.id, place.id, values.id, parsed.data);
+      const { created, event } = posDataOutcomeValue(
+        await posData.putEvent(account.id, place.id, values.id, parsed.data),
+      );
       await kit.record(ctx, {
         action: 'putPosEvent',
         target: `pos/accounts/${account.id}/places/${place.id}/events/${event.id}`,

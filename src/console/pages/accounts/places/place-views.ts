@@ -16,6 +16,7 @@ import type { ConsoleKit, StaffContext } from '../../../console-kit.js';
 import { CONSOLE_PREFIX } from '../../../console-path.js';
 import { accountHref, placePath } from '../accounts-view.js';
 import { type PlaceForm, placeBody } from './place-forms.js';
+import { posDataOutcomeValue } from '../../../../pos/places/pos-data-refusal.js';
 
 // The place pages' crumbs and form (GET and refused POST), and the write of a place's form.
 
@@ -131,7 +132,9 @@ export function placeViews(kit: ConsoleKit) {
       return placeFormPage(request, reply, ctx, account, existing, values, zodFormErrors(parsed.error), 422);
     }
     try {
-      const { created, place } = await posData.putPlace(account.id, values.id, parsed.data);
+      const { created, place } = posDataOutcomeValue(
+        await posData.putPlace(account.id, values.id, parsed.data),
+      );
       await kit.record(ctx, {
         action: 'putPosPlace',
         target: `pos/accounts/${account.id}/places/${place.id}`,
