@@ -10,7 +10,8 @@ import { createBucketSalesReader } from '../src/pos/sales/bucket-sales-reader.js
 import { rebuildSalesBuckets } from '../src/pos/sales/sales-bucket-audit.js';
 import { periodReading, SLOT_LENGTHS } from '../src/pos/sales/sales-bucket-layout.js';
 import type { SalesQuery } from '../src/pos/sales/sales-reader.js';
-import { applyBucketDeltas, bucketDeltas, type ReceiptChange } from '../src/pos/sales/sales-buckets.js';
+import { applyBucketDeltas } from '../src/pos/sales/sales-bucket-writes.js';
+import { bucketDeltas, type ReceiptChange } from '../src/pos/sales/sales-buckets.js';
 import { BENCH_ACCOUNT, BENCH_PLACE, benchEvents, benchReceipts, loadReceipts } from './sales-data.js';
 
 // `npm run bench:layouts [-- --quick]`: how the slot layout of the sales buckets was chosen. One place's receipts (1,000,000 over 365 days; --quick: 100,000) are loaded

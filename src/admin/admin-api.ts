@@ -89,6 +89,37 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   });
   installEdge(app, edge);
 
+  parseAdminBodies(app);
+
+  app.decorateRequest('adminRole', 'support');
+  const observe = createRequestObserver({
+    metrics: deps.services.metrics,
+    refusals: deps.services.refusals,
+    traffic: deps.services.traffic,
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    observe('admin', request, reply);
+    done();
+  });
+  addSecurityHeaders(app);
+  // An answer given before the request's body has arrived (a refused token, say) closes the connection:
+  // this listener has no whole-request time limit, so the rest of a body sent slowly would hold it.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // False only on a real connection's request: an injected one (tests) has no `complete` at all.
+    const complete = (request.raw as { complete?: boolean }).complete;
+    if (complete === false) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  requireAdminToken(app, config);
+  refuseContentCoding(app);
+  answerAdminErrors(app, deps.services.metrics);
+
+  registerAdminRoutes(app, adminRoutes, deps.services);
+  return app;
+}
+
+/** The request bodies the admin API reads: JSON (strict UTF-8, empty meaning none) and NDJSON streams. */
+function parseAdminBodies(app: FastifyInstance): void {
   // Fastify refuses an empty body sent with a JSON type; the bodiless POSTs (rotate, pause, revoke…)
   // are often sent that way by clients that set the type on every call, so empty JSON means no body.
   app.removeContentTypeParser('application/json');
@@ -123,26 +154,10 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
   app.addContentTypeParser(NDJSON_MEDIA_TYPE, (_request, payload, done) => {
     done(null, payload);
   });
+}
 
-  app.decorateRequest('adminRole', 'support');
-  const observe = createRequestObserver({
-    metrics: deps.services.metrics,
-    refusals: deps.services.refusals,
-    traffic: deps.services.traffic,
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    observe('admin', request, reply);
-    done();
-  });
-  addSecurityHeaders(app);
-  // An answer given before the request's body has arrived (a refused token, say) closes the connection:
-  // this listener has no whole-request time limit, so the rest of a body sent slowly would hold it.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    // False only on a real connection's request: an injected one (tests) has no `complete` at all.
-    const complete = (request.raw as { complete?: boolean }).complete;
-    if (complete === false) reply.header('connection', 'close');
-    done(null, payload);
-  });
+/** The bearer token of every route but the open ones and the console's pages: operator or support. */
+function requireAdminToken(app: FastifyInstance, config: Config): void {
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const access = request.routeOptions.config.adminAccess ?? 'operator';
     // The console's pages sign their staff in with sessions of their own (src/console/), not the token.
@@ -169,7 +184,10 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
       ),
     );
   });
+}
 
+/** Refuses a request body sent in a content coding, before it is parsed. */
+function refuseContentCoding(app: FastifyInstance): void {
   // A body in a content coding (gzip, say) is refused before it is parsed, after the token: the API
   // decodes none, and reading one as plain text would store compressed bytes (RFC 9110, 15.5.16).
   app.addHook('preParsing', (request, _reply, payload, done) => {
@@ -189,7 +207,10 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
       ),
     );
   });
+}
 
+/** Every error as problem+json, Fastify's own translated; an aborted upload counted, not answered. */
+function answerAdminErrors(app: FastifyInstance, metrics: Services['metrics']): void {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof Problem) return sendProblem(reply, error);
     // Before the 400 below: Fastify's body reader marks an aborted upload 400, but nobody is left to
@@ -197,7 +218,7 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     if (isClientGone(error, request)) {
       // A connection the edge refused (a malformed body, a time limit) was answered and counted there.
       if (refusedAtEdge(request)) return;
-      deps.services.metrics.clientGone('admin');
+      metrics.clientGone('admin');
       request.log.info({ err: error }, 'client went away before the answer');
       return;
     }
@@ -223,7 +244,4 @@ export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance
     return sendProblem(reply, Problem.of('internal_error'));
   });
   app.setNotFoundHandler((_request, reply) => sendProblem(reply, Problem.of('not_found')));
-
-  registerAdminRoutes(app, adminRoutes, deps.services);
-  return app;
 }

@@ -9,19 +9,28 @@ import {
   truncateCodePoints,
 } from '../lib/unicode-text.js';
 import { normaliseCnpj } from './cnpj.js';
+import {
+  TICKET_LIMITS,
+  type FieldRefusalReason,
+  type Refusal,
+  type TicketCatalog,
+  type TicketRequestResult,
+  type TicketWarning,
+} from './ticket-request-terms.js';
 
 // The ticket request of helpdesk-ticket-api.md ("Ticket request"), read from the members of the body
 // in the order they were written. Field 422s are answered in the order of the document's table.
 
-/** Limits of the ticket request (helpdesk-ticket-api.md, Limits). */
-export const TICKET_LIMITS = {
-  externalId: 120,
-  description: 20_000,
-  requesterName: 120,
-  requesterContact: 160,
-  ignoredFieldNames: 20,
-  ignoredFieldNameLength: 64,
-} as const;
+// The limits and types are read by the routes, the services and the documents through this module.
+export {
+  TICKET_LIMITS,
+  type FieldRefusalReason,
+  type Refusal,
+  type TicketCatalog,
+  type TicketDraft,
+  type TicketRequestResult,
+  type TicketWarning,
+} from './ticket-request-terms.js';
 
 const KNOWN_FIELDS = new Set([
   'external_id',
@@ -34,78 +43,6 @@ const KNOWN_FIELDS = new Set([
   'cnpj',
   'requester',
 ]);
-
-/** A warning of the ticket response: the ticket was created, but something was replaced or ignored. */
-export interface TicketWarning {
-  code:
-    | 'category_fallback'
-    | 'priority_fallback'
-    | 'support_level_fallback'
-    | 'cnpj_ignored'
-    | 'ignored_fields'
-    | 'requester_truncated'
-    | 'description_differs';
-  message: string;
-  fields?: string[];
-}
-
-/** What the request is checked against: the catalog as the calling system sees it. */
-export interface TicketCatalog {
-  /** Ids of the active companies. */
-  companyIds: readonly string[];
-  /** Identifiers of the active natures. */
-  natureIdentifiers: readonly string[];
-  /** The system's default category, or null when it has none or it no longer exists. */
-  defaultCategoryId: number | null;
-  /** Categories the system may choose (its default and those released to it), with their default priority. */
-  categories: ReadonlyMap<number, { defaultPriorityId: number | null }>;
-  priorityIds: ReadonlySet<number>;
-  supportLevelIds: ReadonlySet<number>;
-  /** Every category of the catalog, released to the system or not. */
-  knownCategoryIds: ReadonlySet<number>;
-}
-
-/** A valid ticket request after cleaning and defaults: what would be stored. */
-export interface TicketDraft {
-  externalId: string;
-  companyId: string;
-  /** Trimmed description. */
-  description: string;
-  /** Null only when the system has no usable default category (misconfigured_system). */
-  categoryId: number | null;
-  priorityId: number | null;
-  supportLevel: number;
-  nature: string | null;
-  cnpj: string | null;
-  requesterName: string | null;
-  requesterContact: string | null;
-  warnings: TicketWarning[];
-  /**
-   * A category, priority or support level was replaced because the catalog has no entry with its id
-   * (not because it is not released to the system, nor not an id): one created a moment ago elsewhere.
-   */
-  unknownIds: boolean;
-}
-
-/** Why a ticket request's field is refused: its code in the problem catalogue (a field 422). */
-export type FieldRefusalReason =
-  | 'invalid_field'
-  | 'missing_external_id'
-  | 'missing_description'
-  | 'missing_company'
-  | 'field_too_long'
-  | 'invalid_company'
-  | 'invalid_nature';
-
-/** A refused field of the ticket request: why, which field, and what to fix (the problem's detail). */
-export interface Refusal {
-  ok: false;
-  reason: FieldRefusalReason;
-  param: string;
-  detail: string;
-}
-
-export type TicketRequestResult = { ok: true; draft: TicketDraft } | Refusal;
 
 interface FieldValue {
   raw: string;

@@ -18,7 +18,7 @@ import {
   QUERY_LIMITS,
   type ParamSpec,
   type RouteQuerySpec,
-} from '../pos/api/query-params.js';
+} from '../pos/api/query-routes.js';
 import { addOperation, gateOrder, markdownTable, openApiDocument } from './document-frame.js';
 import type { RefusalContext, RefusalStyle, ResponseHeaders } from './operation-responses.js';
 import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';

@@ -149,27 +149,26 @@ function rateHeaders(limit: number, remaining: number, reset?: number): LimitHea
 
 const PASS: LimitDecision = { ok: true, headers: {} };
 
+// Key names. The two windows of a quota and an account's sales leases carry the account in a Redis
+// hash tag (`{…}`), so that `takeAll` touches keys of one cluster slot. An IP is `request.ip`, undefined
+// once the client has closed its connection: `ipBlockKey` keys it `unknown` rather than throwing.
+const keys = {
+  ceiling: (keyText: string, routeClass: PosRouteClass) => `pos:ceiling:${routeClass}:${hashApiKey(keyText)}`,
+  keyCheck: (ip: string | undefined) => `pos:keycheck:${ipBlockKey(ip)}`,
+  keyWindow: (accountId: string, keyBucket: string, routeClass: PosRouteClass) =>
+    `pos:rate:{${accountId}}:key:${routeClass}:${keyBucket}`,
+  accountWindow: (accountId: string, routeClass: PosRouteClass) =>
+    `pos:rate:{${accountId}}:account:${routeClass}`,
+  accountSales: (accountId: string) => `pos:sales:{${accountId}}`,
+  apiSales: 'pos:sales:all',
+  docs: (ip: string | undefined) => `pos:docs:${ipBlockKey(ip)}`,
+};
+
 export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; config?: PosLimitsConfig }) {
   const { store } = deps;
   const clock = deps.clock ?? systemClock;
   const config = { ...POS_LIMITS_DEFAULTS, ...deps.config };
   const ipBlock = createIpBlock({ store, namespace: 'pos', threshold: config.ipBlockThreshold });
-
-  // Key names. The two windows of a quota and an account's sales leases carry the account in a Redis
-  // hash tag (`{…}`), so that `takeAll` touches keys of one cluster slot. An IP is `request.ip`, undefined
-  // once the client has closed its connection: `ipBlockKey` keys it `unknown` rather than throwing.
-  const keys = {
-    ceiling: (keyText: string, routeClass: PosRouteClass) =>
-      `pos:ceiling:${routeClass}:${hashApiKey(keyText)}`,
-    keyCheck: (ip: string | undefined) => `pos:keycheck:${ipBlockKey(ip)}`,
-    keyWindow: (accountId: string, keyBucket: string, routeClass: PosRouteClass) =>
-      `pos:rate:{${accountId}}:key:${routeClass}:${keyBucket}`,
-    accountWindow: (accountId: string, routeClass: PosRouteClass) =>
-      `pos:rate:{${accountId}}:account:${routeClass}`,
-    accountSales: (accountId: string) => `pos:sales:{${accountId}}`,
-    apiSales: 'pos:sales:all',
-    docs: (ip: string | undefined) => `pos:docs:${ipBlockKey(ip)}`,
-  };
 
   return {
     /**
@@ -281,37 +280,8 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
      * real balance after this call (the refused call keeps its per-minute spending). Store unreachable:
      * 503 `Retry-After` 60. A lease never released expires after `salesLeaseMs`.
      */
-    async beginSalesQuery(quota: PosQuota): Promise<SalesQueryDecision> {
-      const now = clock.now();
-      const accountKey = keys.accountSales(quota.accountId);
-      const unavailable = () => refuse('store_unavailable', RETRY_AFTER, quota.headers, 503);
-      const refused = (reason: PosLimitReason) => refuse(reason, SALES_RETRY_AFTER, quota.headers);
-      // The account first: a busy account's refused calls never hold a place of the whole API.
-      const account = await attempt(() =>
-        store.acquire(accountKey, POS_ACCOUNT_SALES_IN_PROGRESS, config.salesLeaseMs, now),
-      );
-      if (account === undefined) return unavailable();
-      if (!account.acquired) return refused('account_sales_in_progress');
-      const api = await attempt(() =>
-        store.acquire(keys.apiSales, config.salesInProgressCeiling, config.salesLeaseMs, now),
-      );
-      if (!api?.acquired) {
-        await attempt(() => store.release(accountKey, account.token));
-        return api === undefined ? unavailable() : refused('api_sales_in_progress');
-      }
-      let released = false;
-      return {
-        ok: true,
-        headers: quota.headers,
-        async release() {
-          if (released) return;
-          released = true;
-          await Promise.all([
-            attempt(() => store.release(accountKey, account.token)),
-            attempt(() => store.release(keys.apiSales, api.token)),
-          ]);
-        },
-      };
+    beginSalesQuery(quota: PosQuota): Promise<SalesQueryDecision> {
+      return beginSalesQuery({ store, clock, config }, quota);
     },
 
     /**
@@ -327,3 +297,47 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
 }
 
 export type PosLimits = ReturnType<typeof createPosLimits>;
+
+/** What a sales query's leases are taken from: the store, the clock and the in-progress limits. */
+interface SalesQueryLimits {
+  store: RateLimitStore;
+  clock: Clock;
+  config: Required<PosLimitsConfig>;
+}
+
+/** The leases of a sales query (createPosLimits, beginSalesQuery): the account's, then the whole API's. */
+async function beginSalesQuery(
+  { store, clock, config }: SalesQueryLimits,
+  quota: PosQuota,
+): Promise<SalesQueryDecision> {
+  const now = clock.now();
+  const accountKey = keys.accountSales(quota.accountId);
+  const unavailable = () => refuse('store_unavailable', RETRY_AFTER, quota.headers, 503);
+  const refused = (reason: PosLimitReason) => refuse(reason, SALES_RETRY_AFTER, quota.headers);
+  // The account first: a busy account's refused calls never hold a place of the whole API.
+  const account = await attempt(() =>
+    store.acquire(accountKey, POS_ACCOUNT_SALES_IN_PROGRESS, config.salesLeaseMs, now),
+  );
+  if (account === undefined) return unavailable();
+  if (!account.acquired) return refused('account_sales_in_progress');
+  const api = await attempt(() =>
+    store.acquire(keys.apiSales, config.salesInProgressCeiling, config.salesLeaseMs, now),
+  );
+  if (!api?.acquired) {
+    await attempt(() => store.release(accountKey, account.token));
+    return api === undefined ? unavailable() : refused('api_sales_in_progress');
+  }
+  let released = false;
+  return {
+    ok: true,
+    headers: quota.headers,
+    async release() {
+      if (released) return;
+      released = true;
+      await Promise.all([
+        attempt(() => store.release(accountKey, account.token)),
+        attempt(() => store.release(keys.apiSales, api.token)),
+      ]);
+    },
+  };
+}

@@ -1,7 +1,13 @@
-import { Problem } from '../../errors/problem.js';
-import { daysFromCivil, daysInMonth } from '../../lib/calendar.js';
-import { hasInvisible, replaceInvisible } from '../../lib/unicode-text.js';
-import { POS_IDENTIFIER } from '../pos-identifier.js';
+import { replaceInvisible } from '../../lib/unicode-text.js';
+import {
+  POS_QUERY_ROUTES,
+  QUERY_LIMITS,
+  type PosQueryValues,
+  type PosRoute,
+  type QueryResult,
+  type RouteQuerySpec,
+} from './query-routes.js';
+import { readValue, refuse, type Sent } from './query-values.js';
 
 // The query parameters of the point-of-sale data API (pos-data-api.md, "Conventions", "Endpoints" with
 // the parameter table of each route and the planned routes table, "Errors" with its `param` choice;
@@ -30,170 +36,8 @@ import { POS_IDENTIFIER } from '../pos-identifier.js';
 // a name is known after decoding (`pl%61ce` is `place`). Names are case-sensitive. Empty pairs (`a=1&&b=2`,
 // a trailing `&`) are skipped; a pair without `=` has an empty value.
 
-/** Limits of the query parameters (pos-data-api.md, Limits; planned routes table). */
-export const QUERY_LIMITS = {
-  /** `limit`: 1 to 100, default 50. */
-  pageSizeMin: 1,
-  pageSizeMax: 100,
-  pageSizeDefault: 50,
-  /** `search`: 1 to 100 characters (code points). */
-  searchLength: 100,
-  /** Place and event identifiers: `^[A-Za-z0-9]{1,64}$` (DECISIONS, POS data API). */
-  identifierLength: 64,
-  /** Comma-separated `place` of the planned routes: at most 100 identifiers. */
-  placeListLength: 100,
-  /** Unknown parameters named in the detail, and the characters shown of each ("Errors", param choice). */
-  unknownNamesShown: 5,
-  unknownNameLength: 40,
-} as const;
-
-/** How a parameter's value is read. */
-export type ParamKind =
-  /** Exactly one place identifier; a comma list or a list form is invalid. */
-  | 'place'
-  /** Exactly one event identifier; a comma list or a list form is invalid. */
-  | 'event'
-  /** Comma-separated place identifiers, 1 to 100, no repeats (planned routes). */
-  | 'placeList'
-  /** ISO 8601 date and time with a mandatory offset or `Z`, fractions rounded up to whole seconds. */
-  | 'instant'
-  /** Integer 1 to 100, digits only; default 50. */
-  | 'limit'
-  /** 1 to 100 characters without control or invisible characters. */
-  | 'search'
-  /** Any non-empty text; verified elsewhere. */
-  | 'cursor';
-
-/** One row of a route's parameter table. */
-export interface ParamSpec {
-  /** The name as sent in the query. */
-  readonly name: string;
-  /** The member of the typed result that carries the value. */
-  readonly key: string;
-  readonly kind: ParamKind;
-  readonly required: boolean;
-}
-
-/** A pair of dates read as one period: `from` included, `to` excluded. */
-export interface PeriodSpec {
-  readonly from: string;
-  readonly to: string;
-  /** Longest period, in days, of the rounded bounds. */
-  readonly maxDays: number;
-  /** A parameter whose presence lifts the maximum (`event` on /sales/by-payment-method). */
-  readonly unlimitedWith?: string;
-}
-
-/** The query parameters of one route, in the order of the document's table. */
-export interface RouteQuerySpec {
-  readonly params: readonly ParamSpec[];
-  readonly periods: readonly PeriodSpec[];
-  /** At least one of the periods must be sent (/orders: "at least one pair required"). */
-  readonly onePeriodRequired: boolean;
-}
-
-const place = (required: boolean): ParamSpec => ({ name: 'place', key: 'place', kind: 'place', required });
-const placeList: ParamSpec = { name: 'place', key: 'places', kind: 'placeList', required: false };
-const instant = (name: string, key: string, required: boolean): ParamSpec => ({
-  name,
-  key,
-  kind: 'instant',
-  required,
-});
-const cursor: ParamSpec = { name: 'cursor', key: 'cursor', kind: 'cursor', required: false };
-const limit: ParamSpec = { name: 'limit', key: 'limit', kind: 'limit', required: false };
-
-const noQuery: RouteQuerySpec = { params: [], periods: [], onePeriodRequired: false };
-
-/** Planned sales routes ("Planned routes" table): required period of at most 120 days, optional places. */
-const plannedSales: RouteQuerySpec = {
-  params: [instant('from', 'from', true), instant('to', 'to', true), placeList],
-  periods: [{ from: 'from', to: 'to', maxDays: 120 }],
-  onePeriodRequired: false,
-};
-
-/**
- * The parameter table of every route of the POS data API, keyed by its path after `/v1/api-public/`:
- * the routes in service ("Endpoints") and the planned routes, whose parameters are provisional but
- * validated (DECISIONS, POS data API).
- */
-export const POS_QUERY_ROUTES = {
-  ping: noQuery,
-  places: noQuery,
-  events: {
-    params: [place(true), { name: 'search', key: 'search', kind: 'search', required: false }, limit, cursor],
-    periods: [],
-    onePeriodRequired: false,
-  },
-  'sales/by-payment-method': {
-    params: [
-      instant('from', 'from', true),
-      instant('to', 'to', true),
-      place(true),
-      { name: 'event', key: 'event', kind: 'event', required: false },
-    ],
-    periods: [{ from: 'from', to: 'to', maxDays: 120, unlimitedWith: 'event' }],
-    onePeriodRequired: false,
-  },
-  'sales/summary': plannedSales,
-  'sales/by-day': plannedSales,
-  'sales/by-product': plannedSales,
-  'sales/by-place': plannedSales,
-  orders: {
-    params: [
-      placeList,
-      instant('created_from', 'createdFrom', false),
-      instant('created_to', 'createdTo', false),
-      instant('updated_from', 'updatedFrom', false),
-      instant('updated_to', 'updatedTo', false),
-      cursor,
-      limit,
-    ],
-    periods: [
-      { from: 'created_from', to: 'created_to', maxDays: 31 },
-      { from: 'updated_from', to: 'updated_to', maxDays: 31 },
-    ],
-    onePeriodRequired: true,
-  },
-  'orders/{order_id}': noQuery,
-  products: { params: [placeList, cursor, limit], periods: [], onePeriodRequired: false },
-} as const satisfies Record<string, RouteQuerySpec>;
-
-/** A route of the POS data API, as its path after `/v1/api-public/`. */
-export type PosRoute = keyof typeof POS_QUERY_ROUTES;
-
-/** Place identifiers of a planned route; null when `place` was left out (all places of the key). */
-type PlaceList = readonly string[] | null;
-
-/**
- * The typed values of each route's query. Instants are milliseconds since the epoch, whole seconds;
- * optional parameters left out are null, `limit` defaults to 50.
- */
-export interface PosQueryValues {
-  ping: Record<string, never>;
-  places: Record<string, never>;
-  events: { place: string; search: string | null; limit: number; cursor: string | null };
-  'sales/by-payment-method': { from: number; to: number; place: string; event: string | null };
-  'sales/summary': { from: number; to: number; places: PlaceList };
-  'sales/by-day': { from: number; to: number; places: PlaceList };
-  'sales/by-product': { from: number; to: number; places: PlaceList };
-  'sales/by-place': { from: number; to: number; places: PlaceList };
-  orders: {
-    places: PlaceList;
-    createdFrom: number | null;
-    createdTo: number | null;
-    updatedFrom: number | null;
-    updatedTo: number | null;
-    cursor: string | null;
-    limit: number;
-  };
-  'orders/{order_id}': Record<string, never>;
-  products: { places: PlaceList; cursor: string | null; limit: number };
-}
-
-/** The outcome of reading a query: the typed values, or the first problem (a 422 with `param`). */
-export type QueryResult<R extends PosRoute> =
-  { ok: true; values: PosQueryValues[R] } | { ok: false; problem: Problem };
+// The route tables are read by the gates and the route-table tests through this module.
+export { POS_QUERY_ROUTES, type PosQueryValues, type PosRoute, type QueryResult } from './query-routes.js';
 
 /** One `name=value` pair of the raw query; null where percent-decoding failed. */
 interface RawPair {
@@ -201,22 +45,6 @@ interface RawPair {
   name: string | null;
   value: string | null;
 }
-
-/** A known parameter as sent: its decoded value (null: not decodable) and whether it came as `name[]`. */
-interface Sent {
-  value: string | null;
-  listForm: boolean;
-}
-
-type Outcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
-
-const digits = /^[0-9]+$/;
-/**
- * `YYYY-MM-DDThh:mm:ss[.fraction]` then `Z`, `±hh:mm`, nothing (no offset) or ` hh:mm` (a raw `+`
- * decoded to a space). Linear: no two adjacent parts can take the same characters.
- */
-const instantShape = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+\- ]\d{2}:\d{2})?$/;
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -354,10 +182,6 @@ function valueOf(values: Record<string, unknown>, spec: RouteQuerySpec, name: st
   return typeof value === 'number' ? value : null;
 }
 
-function refuse(param: string, detail: string): { ok: false; problem: Problem } {
-  return { ok: false, problem: Problem.of('invalid_parameter', { param, detail }) };
-}
-
 /**
  * `Unknown parameter: "a".` or `Unknown parameters: "a", "b", "c", "d", "e" and 3 more.`, then what the
  * route accepts. Names are distinct, in the order sent, each cut to 40 characters and quoted as JSON
@@ -382,141 +206,4 @@ function quoteName(name: string): string {
     JSON.stringify(cut),
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-/** Reads the value of a known parameter that was sent once. */
-function readValue(param: ParamSpec, given: Sent): Outcome<unknown> {
-  const { name } = param;
-  if (given.listForm) return refuse(name, listFormDetail(param));
-  if (given.value === null) return refuse(name, `"${name}" is not correctly percent-encoded (UTF-8).`);
-  const value = given.value;
-  switch (param.kind) {
-    case 'place':
-    case 'event': {
-      if (value.includes(',')) {
-        return refuse(
-          name,
-          param.kind === 'place'
-            ? '"place" must be one place identifier, not a list; call once per place.'
-            : '"event" must be one event identifier, not a list.',
-        );
-      }
-      return POS_IDENTIFIER.test(value) ? { ok: true, value } : refuse(name, identifierDetail(param));
-    }
-    case 'placeList':
-      return readPlaceList(name, value);
-    case 'instant':
-      return readInstant(name, value);
-    case 'limit': {
-      const number = digits.test(value) ? Number(value) : NaN;
-      return number >= QUERY_LIMITS.pageSizeMin && number <= QUERY_LIMITS.pageSizeMax
-        ? { ok: true, value: number }
-        : refuse(
-            name,
-            `"${name}" must be an integer from ${QUERY_LIMITS.pageSizeMin} to ${QUERY_LIMITS.pageSizeMax}.`,
-          );
-    }
-    case 'search':
-      return readSearch(name, value);
-    case 'cursor':
-      return value === ''
-        ? refuse(name, `"${name}" must not be empty; leave it out for the first page.`)
-        : { ok: true, value };
-  }
-}
-
-/** The detail of a list form sent once (`place[]=A`): for place, the text "Errors" quotes. */
-function listFormDetail(param: ParamSpec): string {
-  switch (param.kind) {
-    case 'place':
-    case 'placeList':
-    case 'event':
-      return identifierDetail(param);
-    default:
-      return `"${param.name}" must be sent once as ${param.name}=<value>, not as a list.`;
-  }
-}
-
-function identifierDetail(param: ParamSpec): string {
-  return param.kind === 'event'
-    ? '"event" must be an event identifier.'
-    : '"place" must be a place identifier.';
-}
-
-/** Comma-separated place identifiers of the planned routes: 1 to 100, each valid, none repeated. */
-function readPlaceList(name: string, value: string): Outcome<readonly string[]> {
-  const ids = value.split(',');
-  if (!ids.every((id) => POS_IDENTIFIER.test(id))) {
-    return refuse(
-      name,
-      `"${name}" must be a comma-separated list of 1 to ${QUERY_LIMITS.placeListLength} place identifiers.`,
-    );
-  }
-  if (ids.length > QUERY_LIMITS.placeListLength) {
-    return refuse(name, `"${name}" must list at most ${QUERY_LIMITS.placeListLength} place identifiers.`);
-  }
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) return refuse(name, `"${name}" lists "${id}" more than once.`);
-    seen.add(id);
-  }
-  return { ok: true, value: ids };
-}
-
-/** `search`: 1 to 100 code points, kept as sent (not trimmed), no control or invisible character. */
-function readSearch(name: string, value: string): Outcome<string> {
-  if (value === '') return refuse(name, `"${name}" must not be empty; leave it out to list every event.`);
-  if (Array.from(value).length > QUERY_LIMITS.searchLength) {
-    return refuse(name, `"${name}" must be at most ${QUERY_LIMITS.searchLength} characters.`);
-  }
-  if (hasInvisible(value)) return refuse(name, `"${name}" must not contain control or invisible characters.`);
-  return { ok: true, value };
-}
-
-/**
- * An instant ("Conventions"): `YYYY-MM-DDThh:mm:ss[.fraction]` followed by `Z` or `±hh:mm` (offset up
- * to ±23:59), a real calendar date, seconds 00 to 59. Milliseconds since the epoch, a fraction of a
- * second rounded up to the next whole second ("Receipts-by-payment-method response": from, to).
- */
-function readInstant(name: string, value: string): Outcome<number> {
-  const match = instantShape.exec(value);
-  if (match === null) {
-    return refuse(
-      name,
-      `"${name}" must be an ISO 8601 date and time with an offset, shaped YYYY-MM-DDThh:mm:ss-03:00 or YYYY-MM-DDThh:mm:ssZ.`,
-    );
-  }
-  const [, year, month, day, hour, minute, second, fraction, offset] = match;
-  if (offset === undefined) {
-    return refuse(name, `"${name}" must include a time zone offset or Z, as in 2026-10-01T00:00:00-03:00.`);
-  }
-  if (offset.startsWith(' ')) {
-    return refuse(name, `"${name}" has a space where its offset's sign should be: send "+" as %2B.`);
-  }
-  const y = Number(year);
-  const m = Number(month);
-  const d = Number(day);
-  const h = Number(hour);
-  const min = Number(minute);
-  const s = Number(second);
-  const offsetHours = Number(offset.slice(1, 3));
-  const offsetMinutes = Number(offset.slice(4, 6));
-  if (
-    m < 1 ||
-    m > 12 ||
-    d < 1 ||
-    d > daysInMonth(y, m) ||
-    h > 23 ||
-    min > 59 ||
-    s > 59 ||
-    offsetHours > 23 ||
-    offsetMinutes > 59
-  ) {
-    return refuse(name, `"${name}" is not a valid date and time.`);
-  }
-  const offsetSeconds =
-    offset === 'Z' ? 0 : (offset.startsWith('-') ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60);
-  const roundUp = fraction !== undefined && /[1-9]/.test(fraction) ? 1 : 0;
-  const seconds = daysFromCivil(y, m, d) * 86_400 + h * 3600 + min * 60 + s - offsetSeconds + roundUp;
-  return { ok: true, value: seconds * 1000 };
 }

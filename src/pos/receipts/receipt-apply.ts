@@ -13,7 +13,8 @@ import {
   type ReceiptData,
 } from './receipt-repository.js';
 import type { ReceiptStaging } from './receipt-staging.js';
-import { BucketDeltaSpill, BucketDeltaSum } from '../sales/sales-buckets.js';
+import { BucketDeltaSpill } from '../sales/sales-bucket-writes.js';
+import { BucketDeltaSum } from '../sales/sales-buckets.js';
 
 // The last step of an upload (admin-api.md, Point of sale: POST receipts): the staged receipts written
 // to the service's database in one transaction, so that an upload is stored whole or not at all. It is

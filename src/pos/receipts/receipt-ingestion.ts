@@ -174,6 +174,104 @@ function unfinished(reason: 'time_limit' | 'database_unavailable', writeTimeoutM
 /** Retry-After of an upload that could not finish: the database's outage or load may be over by then. */
 const UNFINISHED_RETRY_AFTER_SECONDS = 60;
 
+/**
+ * Parses, checks and stages the receipts of one call, RECEIPT_CHUNK at a time: each chunk's places
+ * and events are checked with short reads, then it is staged. The first bad receipt (by position) is
+ * thrown at once when `onBadReceipt` is `stop`; with `finish`, the body is read to its end first (the
+ * JSON form: what the whole body decides comes first) and the problem returned, as is `refused` (the
+ * account's 404, which also comes after the whole body's problems).
+ */
+async function stageReceipts(
+  db: Db,
+  accountId: string,
+  form: UploadForm,
+  items: AsyncIterable<UploadItem>,
+  staging: ReceiptStaging,
+  onBadReceipt: 'stop' | 'finish',
+  refused: Problem | undefined,
+): Promise<{ problem: Problem | undefined; received: number }> {
+  const knownPlaces = new Set<string>();
+  const knownEvents = new Set<string>();
+
+  /** Throws for the first receipt of the chunk whose place or event is not the account's. */
+  async function checkReferences(chunk: readonly UploadedReceipt[]) {
+    const places = new Set<string>();
+    const events = new Set<string>();
+    for (const { receipt } of chunk) {
+      if (!knownPlaces.has(receipt.placeId)) places.add(receipt.placeId);
+      if (receipt.eventId !== null && !knownEvents.has(eventKey(receipt.placeId, receipt.eventId)))
+        events.add(receipt.eventId);
+    }
+    if (places.size > 0) {
+      for (const id of await existingPlaceIds(db, accountId, [...places])) knownPlaces.add(id);
+    }
+    if (events.size > 0) {
+      for (const pair of await eventPlacePairs(db, accountId, [...events]))
+        knownEvents.add(eventKey(pair.placeId, pair.eventId));
+    }
+    for (const { receipt, position } of chunk) {
+      if (!knownPlaces.has(receipt.placeId))
+        throw badReceipt(form, position, 'place', noPlace(receipt.placeId, accountId));
+      if (receipt.eventId !== null && !knownEvents.has(eventKey(receipt.placeId, receipt.eventId)))
+        throw badReceipt(form, position, 'event', noEvent(receipt.eventId, receipt.placeId));
+    }
+  }
+
+  async function flush(chunk: readonly UploadedReceipt[]) {
+    await checkReferences(chunk);
+    staging.add(chunk);
+  }
+
+  let problem = refused;
+  let chunk: UploadedReceipt[] = [];
+  let sinceTurn = 0;
+  let received = 0;
+  for await (const item of items) {
+    // Parsing and checking are work too: a long upload lets the other requests in between.
+    sinceTurn += 1;
+    if (sinceTurn >= RECEIPTS_PER_TURN) {
+      sinceTurn = 0;
+      await nextTurn();
+    }
+    if ('restart' in item) {
+      staging.clear();
+      chunk = [];
+      problem = refused;
+      received = 0;
+      continue;
+    }
+    received += 1;
+    if (problem !== undefined) continue; // reading on to the end of a JSON body
+    try {
+      let receipt: ReceiptData;
+      try {
+        receipt = parseReceipt(form, item);
+      } catch (error) {
+        // An earlier receipt of the pending chunk may be bad too: the first bad one is reported.
+        await checkReferences(chunk);
+        throw error;
+      }
+      chunk.push({ receipt, position: item.position });
+      if (chunk.length >= RECEIPT_CHUNK) {
+        await flush(chunk);
+        chunk = [];
+      }
+    } catch (error) {
+      if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
+      problem = error;
+      chunk = [];
+    }
+  }
+  if (problem !== undefined) return { problem, received };
+  try {
+    await flush(chunk);
+  } catch (error) {
+    if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
+    return { problem: error, received };
+  }
+  return { problem: undefined, received };
+}
+
 /** The receipts service: the account is checked first (404), then every receipt. */
 export function createReceiptIngestion(deps: {
   db: Db;
@@ -190,103 +288,6 @@ export function createReceiptIngestion(deps: {
   const { db, clock, posData, writeTimeoutMs } = deps;
   const writeDb = deps.writeDb ?? db;
   const applying = createSemaphore(UPLOADS_WRITING_AT_ONCE);
-
-  /**
-   * Parses, checks and stages the receipts of one call, RECEIPT_CHUNK at a time: each chunk's places
-   * and events are checked with short reads, then it is staged. The first bad receipt (by position) is
-   * thrown at once when `onBadReceipt` is `stop`; with `finish`, the body is read to its end first (the
-   * JSON form: what the whole body decides comes first) and the problem returned, as is `refused` (the
-   * account's 404, which also comes after the whole body's problems).
-   */
-  async function stage(
-    accountId: string,
-    form: UploadForm,
-    items: AsyncIterable<UploadItem>,
-    staging: ReceiptStaging,
-    onBadReceipt: 'stop' | 'finish',
-    refused: Problem | undefined,
-  ): Promise<{ problem: Problem | undefined; received: number }> {
-    const knownPlaces = new Set<string>();
-    const knownEvents = new Set<string>();
-
-    /** Throws for the first receipt of the chunk whose place or event is not the account's. */
-    async function checkReferences(chunk: readonly UploadedReceipt[]) {
-      const places = new Set<string>();
-      const events = new Set<string>();
-      for (const { receipt } of chunk) {
-        if (!knownPlaces.has(receipt.placeId)) places.add(receipt.placeId);
-        if (receipt.eventId !== null && !knownEvents.has(eventKey(receipt.placeId, receipt.eventId)))
-          events.add(receipt.eventId);
-      }
-      if (places.size > 0) {
-        for (const id of await existingPlaceIds(db, accountId, [...places])) knownPlaces.add(id);
-      }
-      if (events.size > 0) {
-        for (const pair of await eventPlacePairs(db, accountId, [...events]))
-          knownEvents.add(eventKey(pair.placeId, pair.eventId));
-      }
-      for (const { receipt, position } of chunk) {
-        if (!knownPlaces.has(receipt.placeId))
-          throw badReceipt(form, position, 'place', noPlace(receipt.placeId, accountId));
-        if (receipt.eventId !== null && !knownEvents.has(eventKey(receipt.placeId, receipt.eventId)))
-          throw badReceipt(form, position, 'event', noEvent(receipt.eventId, receipt.placeId));
-      }
-    }
-
-    async function flush(chunk: readonly UploadedReceipt[]) {
-      await checkReferences(chunk);
-      staging.add(chunk);
-    }
-
-    let problem = refused;
-    let chunk: UploadedReceipt[] = [];
-    let sinceTurn = 0;
-    let received = 0;
-    for await (const item of items) {
-      // Parsing and checking are work too: a long upload lets the other requests in between.
-      sinceTurn += 1;
-      if (sinceTurn >= RECEIPTS_PER_TURN) {
-        sinceTurn = 0;
-        await nextTurn();
-      }
-      if ('restart' in item) {
-        staging.clear();
-        chunk = [];
-        problem = refused;
-        received = 0;
-        continue;
-      }
-      received += 1;
-      if (problem !== undefined) continue; // reading on to the end of a JSON body
-      try {
-        let receipt: ReceiptData;
-        try {
-          receipt = parseReceipt(form, item);
-        } catch (error) {
-          // An earlier receipt of the pending chunk may be bad too: the first bad one is reported.
-          await checkReferences(chunk);
-          throw error;
-        }
-        chunk.push({ receipt, position: item.position });
-        if (chunk.length >= RECEIPT_CHUNK) {
-          await flush(chunk);
-          chunk = [];
-        }
-      } catch (error) {
-        if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
-        problem = error;
-        chunk = [];
-      }
-    }
-    if (problem !== undefined) return { problem, received };
-    try {
-      await flush(chunk);
-    } catch (error) {
-      if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
-      return { problem: error, received };
-    }
-    return { problem: undefined, received };
-  }
 
   /**
    * Stages the receipts of one call, then applies them in one transaction. Receipts are counted as if
@@ -309,7 +310,15 @@ export function createReceiptIngestion(deps: {
     const now = clock.now();
     const staging = openReceiptStaging();
     try {
-      const { problem, received } = await stage(accountId, form, items, staging, onBadReceipt, refused);
+      const { problem, received } = await stageReceipts(
+        db,
+        accountId,
+        form,
+        items,
+        staging,
+        onBadReceipt,
+        refused,
+      );
       if (problem !== undefined) throw problem;
       // An empty body (`curl --data-binary @missing-file` sends one) or an empty list is a mistake, never
       // an import of nothing that reads as success.

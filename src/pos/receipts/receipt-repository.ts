@@ -5,7 +5,8 @@ import { isPostgres } from '../../db/dialect.js';
 import type { PosReceiptTable } from '../../db/schema.js';
 import { countsTowardFigures } from './receipt-rules.js';
 import { rebuildSalesBuckets } from '../sales/sales-bucket-audit.js';
-import { applyBucketDeltas, BucketDeltaSum, sqliteValues, statementSizes } from '../sales/sales-buckets.js';
+import { applyBucketDeltas, sqliteValues, statementSizes } from '../sales/sales-bucket-writes.js';
+import { BucketDeltaSum } from '../sales/sales-buckets.js';
 
 /** What a device records of a receipt: every field the upsert compares (instants in ms, money in cents). */
 export interface ReceiptData {
