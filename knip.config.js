@@ -1,16 +1,7 @@
 // @ts-check
-import { readFileSync } from 'node:fs';
-import { URL } from 'node:url';
 
 // Unused files, exports and dependencies, checked by `npm run lint` (knip). An export nobody imports is
 // either dead or a promise nobody keeps: it goes, or it becomes local.
-
-/**
- * Findings in files whose owners fix them after issue 21's merge, by file and kind of issue. A temporary
- * list: each entry goes once its file is fixed, and then the file itself.
- * @type {{ ignoreIssues: Record<string, string[]>, ignoreDependencies: string[] }}
- */
-const pending = JSON.parse(readFileSync(new URL('knip-pending.json', import.meta.url), 'utf8'));
 
 /** @type {import('knip').KnipConfig} */
 export default {
@@ -30,11 +21,10 @@ export default {
   ignoreIssues: {
     // The migrator reads each migration's `up` and `down` through its namespace object (src/db/migrate.ts).
     'src/db/migrations/*.ts': ['exports'],
-    ...pending.ignoreIssues,
   },
   // Read as files, not imported: the console's charts, the documentation's renderer, the browser tests'
   // accessibility checker.
-  ignoreDependencies: ['chart.js', 'swagger-ui-dist', 'axe-core', ...pending.ignoreDependencies],
+  ignoreDependencies: ['chart.js', 'swagger-ui-dist', 'axe-core'],
   // Tools of the machine that a bench and a test run when present, not packages.
   ignoreBinaries: ['prlimit', 'pg_dump'],
 };

@@ -54,7 +54,7 @@ import { createStaffUserService, type StaffUserService } from './staff/staff-use
  * The shortest time between two writes of one key's last use by a process, and the sweeps' interval
  * (README, Audit trail and last use: "about once a minute").
  */
-export const KEY_USE_INTERVAL_MS = 60_000;
+const KEY_USE_INTERVAL_MS = 60_000;
 
 /** What the services are built from; tests pass their own clock and store. */
 export interface ServiceDeps {

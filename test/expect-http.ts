@@ -18,7 +18,7 @@ export const FOREIGN_HEADERS = [
   'EventOrganizer-Host',
   'Online-Catalog-Identifier',
 ] as const;
-export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 
 /** The parsed JSON body of a response. */
 export function bodyOf(response: LightMyRequestResponse): Record<string, unknown> {

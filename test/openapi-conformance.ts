@@ -20,7 +20,7 @@ import { POS_API_PREFIX } from '../src/pos/api/pos-routes.js';
 type Method = NonNullable<InjectOptions['method']>;
 
 /** An answer the document does not describe: what is wrong with it. */
-export interface Violation {
+interface Violation {
   readonly problems: readonly string[];
 }
 

@@ -6,7 +6,7 @@ import type { Actor } from '../audit/actor.js';
 // CLI sends the call, the admin API otherwise) and the client's address.
 
 /** The header the CLI sends on every admin call, so that the trail says a change came through it. */
-export const ADMIN_CLIENT_HEADER = 'x-admin-client';
+const ADMIN_CLIENT_HEADER = 'x-admin-client';
 
 /** The actor of an admin call, once its token has been checked. */
 export function adminActor(request: FastifyRequest): Actor {

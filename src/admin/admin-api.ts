@@ -24,7 +24,7 @@ import { createRequestObserver } from '../observability/request-observer.js';
 import { answerFrameworkErrorOnFace } from '../web/face-refusals.js';
 
 /** Who is calling the back office: the operator (everything) or support (list and revoke). */
-export type AdminRole = 'operator' | 'support';
+type AdminRole = 'operator' | 'support';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,7 +43,7 @@ export interface AdminDeps {
 }
 
 /** NDJSON receipts: any length, so the stream is handed over unread (no body limit) and read by line. */
-export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
+const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
 /** JSON text must be UTF-8 (RFC 8259, 8.1); a BOM is kept, so that JSON.parse refuses it as before. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -35,7 +35,7 @@ export interface UploadBody {
 }
 
 /** The body a handler is given: the checked JSON, or an upload's stream. */
-export type AdminBody<B extends AdminBodySpec | undefined> = B extends { kind: 'json'; schema: infer S }
+type AdminBody<B extends AdminBodySpec | undefined> = B extends { kind: 'json'; schema: infer S }
   ? z.output<S & z.ZodType>
   : B extends { kind: 'json-or-ndjson' }
     ? UploadBody

@@ -35,7 +35,7 @@ const actionExample = {
 };
 
 /** One change made through the back office. */
-export const backOfficeActionBody = z
+const backOfficeActionBody = z
   .strictObject({
     occurred_at: wireTimeText,
     /** The operation: an admin operation id, or a console action's name. */
@@ -64,7 +64,7 @@ export const backOfficePageBody = z
   });
 
 /** One action as the back office shows it. */
-export function backOfficeActionView(action: BackOfficeAction): z.infer<typeof backOfficeActionBody> {
+function backOfficeActionView(action: BackOfficeAction): z.infer<typeof backOfficeActionBody> {
   return {
     occurred_at: wireTime(action.occurredAt),
     action: action.action,

@@ -23,7 +23,7 @@ const eventExample = {
 };
 
 /** One lifecycle event of a key. */
-export const keyAuditEventBody = z
+const keyAuditEventBody = z
   .strictObject({
     event: z.enum(KEY_EVENTS),
     /** `system`: a help-desk partner system's key; `merchant`: a merchant's API key. */
@@ -53,7 +53,7 @@ export const keyAuditPageBody = z
   .meta({ id: 'KeyAuditPage', examples: [{ data: [eventExample], next_cursor: '1795694400000.41' }] });
 
 /** One event as the back office shows it. */
-export function keyAuditEventView(event: KeyAuditEvent): z.infer<typeof keyAuditEventBody> {
+function keyAuditEventView(event: KeyAuditEvent): z.infer<typeof keyAuditEventBody> {
   const system = event.kind === 'system';
   return {
     event: event.event,

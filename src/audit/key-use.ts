@@ -22,13 +22,7 @@ const TABLES = {
  * Moves the last use of the key text whose hash is `keyHash` (current or previous) up to `at`; a later
  * instant already stored stays. Does nothing when the text is neither (forgotten meanwhile).
  */
-export async function writeLastUse(
-  db: Db,
-  kind: KeyKind,
-  id: string,
-  keyHash: string,
-  at: number,
-): Promise<void> {
+async function writeLastUse(db: Db, kind: KeyKind, id: string, keyHash: string, at: number): Promise<void> {
   const { table, id: idColumn } = TABLES[kind];
   const greatest = isPostgres(db) ? sql.raw('greatest') : sql.raw('max');
   const later = (column: string, hashColumn: string) =>

@@ -5,7 +5,7 @@ import { CliError, EXIT, usageError } from './cli-error.js';
 // against any process of a fleet (admin-api.md).
 
 /** What every admin call of the command line carries, so that the audit trail says it came through it. */
-export const ADMIN_CLIENT_HEADER = { 'x-admin-client': 'cli' } as const;
+const ADMIN_CLIENT_HEADER = { 'x-admin-client': 'cli' } as const;
 
 /** A refusal of the admin API: its status and problem+json body. */
 export class AdminRefusal extends CliError {
@@ -25,7 +25,7 @@ export class AdminRefusal extends CliError {
 }
 
 /** One line saying what was refused and why: `404 Not Found: … (code not_found, param path.id)`. */
-export function describeProblem(
+function describeProblem(
   status: number,
   problem: Record<string, unknown>,
   requestId: string | null = null,
@@ -85,7 +85,7 @@ export function adminToken(env: NodeJS.ProcessEnv): string {
 }
 
 /** Options of one admin call. */
-export interface CallOptions {
+interface CallOptions {
   /** Sent as JSON. */
   body?: unknown;
   /** Sent as is, with `contentType`. */

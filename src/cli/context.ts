@@ -6,7 +6,7 @@ import { createOutput, type Output } from './output.js';
 // global options and the environment only when the command calls it.
 
 /** The options every command takes (declared on the program). */
-export interface GlobalOptions {
+interface GlobalOptions {
   json?: boolean;
   adminUrl?: string;
 }
@@ -20,7 +20,7 @@ export interface Context {
 }
 
 /** The context of the command being run. */
-export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env): Context {
+function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env): Context {
   const options = command.optsWithGlobals<GlobalOptions>();
   const out = createOutput({ json: options.json === true });
   let client: AdminClient | undefined;

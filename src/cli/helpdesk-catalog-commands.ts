@@ -7,7 +7,7 @@ import { HELPDESK_BASE as BASE, type Entry } from './helpdesk-command-kit.js';
 // `catalog`: the help-desk catalog's collections, listed, written and (categories only) deleted.
 
 /** The catalog's collections, as the admin API names them in its paths. */
-export const CATALOG_COLLECTIONS = [
+const CATALOG_COLLECTIONS = [
   'companies',
   'category-types',
   'priorities',

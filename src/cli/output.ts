@@ -55,7 +55,7 @@ export interface Output {
 }
 
 /** A cell or field value as one line of text. */
-export function show(value: unknown): string {
+function show(value: unknown): string {
   if (value === null || value === undefined) return '-';
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.length === 0 ? '[]' : value.map(show).join(',');

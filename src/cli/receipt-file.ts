@@ -8,7 +8,7 @@ import { receiptInput } from '../pos/receipts/receipt-input.js';
 // bad row, or a receipt the server refuses, is named where the operator can find it.
 
 /** The fields of a receipt (admin-api.md, Point of sale: POST receipts). */
-export const RECEIPT_FIELDS = [
+const RECEIPT_FIELDS = [
   'id',
   'place',
   'event',

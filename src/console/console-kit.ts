@@ -27,10 +27,10 @@ export interface StaffContext extends SignedInContext<ConsoleStaff, ConsoleMessa
 }
 
 /** A console route's handler, once the user is signed in and allowed. */
-export type ConsoleHandler<RG extends RouteGenericInterface> = GuardedHandler<StaffContext, RG>;
+type ConsoleHandler<RG extends RouteGenericInterface> = GuardedHandler<StaffContext, RG>;
 
 /** What one change of the console is, for the back-office action log. */
-export interface ConsoleActionEntry {
+interface ConsoleActionEntry {
   /** What was done: the admin API's operation id for the same change (`putHelpDeskCompany`). */
   action: string;
   /** What it was done to: its path under /admin/v1/ (`helpdesk/categories/7`), as the admin API's. */

@@ -4,20 +4,20 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 // schema reads the same on SQLite and PostgreSQL. Lists are JSON text.
 
 /** A company of the group for which tickets can be opened (Ticket options, `companies`). */
-export interface HdCompanyTable {
+interface HdCompanyTable {
   id: string;
   name: string;
   active: number;
 }
 
 /** The type of a category: Incidente, Problema, Solicitação de Serviço, Solicitação de Mudança. */
-export interface HdCategoryTypeTable {
+interface HdCategoryTypeTable {
   id: number;
   name: string;
   description: string | null;
 }
 
-export interface HdPriorityTable {
+interface HdPriorityTable {
   id: number;
   name: string;
   description: string | null;
@@ -26,7 +26,7 @@ export interface HdPriorityTable {
   response_time_hours: number;
 }
 
-export interface HdCategoryTable {
+interface HdCategoryTable {
   id: number;
   name: string;
   description: string | null;
@@ -35,20 +35,20 @@ export interface HdCategoryTable {
   default_priority_id: number | null;
 }
 
-export interface HdSupportLevelTable {
+interface HdSupportLevelTable {
   id: number;
   name: string;
   description: string | null;
 }
 
-export interface HdNatureTable {
+interface HdNatureTable {
   identifier: string;
   name: string;
   active: number;
 }
 
 /** A partner system: its settings and its keys (only the current and the previous one, hashed). */
-export interface HdSystemTable {
+interface HdSystemTable {
   identifier: string;
   name: string;
   active: number;
@@ -72,7 +72,7 @@ export interface HdSystemTable {
 }
 
 /** A ticket opened by a system; (system_id, external_id) is the never-expiring duplicate registry. */
-export interface HdTicketTable {
+interface HdTicketTable {
   /** Sequence behind the ticket number `I-000042`. */
   seq: Generated<number>;
   id: string;
@@ -93,7 +93,7 @@ export interface HdTicketTable {
 }
 
 /** Operator switches such as the maintenance mode, one JSON value per key. */
-export interface SettingTable {
+interface SettingTable {
   key: string;
   value: string;
   updated_at: number;
@@ -165,7 +165,7 @@ export interface PosReceiptTable {
  * receipt write (src/pos/sales/sales-buckets.ts). Each receipt is in one bucket per slot length under the event
  * key '' (every receipt of the place), and once more under its event's id when it has one.
  */
-export interface PosSalesBucketTable {
+interface PosSalesBucketTable {
   account_id: string;
   place_id: string;
   /** '' for every receipt of the place, with or without event; else only the receipts of that event. */
@@ -275,7 +275,7 @@ export interface MerchantUserTable {
 }
 
 /** A one-time link sent by e-mail: an invitation (72 h) or a password reset (1 h). */
-export interface MerchantUserLinkTable {
+interface MerchantUserLinkTable {
   token_hash: string;
   user_id: string;
   purpose: string;
@@ -285,14 +285,14 @@ export interface MerchantUserLinkTable {
 }
 
 /** A password-reset request of the panel waiting for the e-mail sender (any address, a user's or not). */
-export interface PasswordResetRequestTable {
+interface PasswordResetRequestTable {
   seq: Generated<number>;
   email: string;
   requested_at: number;
 }
 
 /** A session of a web face (the panel, the console): the session plugin's data as JSON. */
-export interface WebSessionTable {
+interface WebSessionTable {
   id_hash: string;
   face: string;
   user_id: string | null;
@@ -316,7 +316,7 @@ export interface StaffUserTable {
 }
 
 /** A one-time link the operator hands to a staff user: to set a first password, or a new one (72 h). */
-export interface StaffUserLinkTable {
+interface StaffUserLinkTable {
   token_hash: string;
   user_id: string;
   purpose: string;
@@ -343,7 +343,7 @@ export interface BackOfficeActionTable {
 }
 
 /** Answered requests of one minute, API and outcome, summed over the fleet (src/observability/traffic.ts). */
-export interface TrafficMinuteTable {
+interface TrafficMinuteTable {
   /** The start of the UTC minute (ms). */
   minute: number;
   /** The API as the metrics name it: `helpdesk`, `pos`, `docs`, `admin`, `console`, `other`. */
@@ -384,4 +384,4 @@ export interface Database {
 export type HdSystemRow = Selectable<HdSystemTable>;
 export type HdTicketRow = Selectable<HdTicketTable>;
 export type NewHdTicket = Insertable<HdTicketTable>;
-export type HdSystemUpdate = Updateable<HdSystemTable>;
+type HdSystemUpdate = Updateable<HdSystemTable>;

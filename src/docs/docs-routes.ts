@@ -21,7 +21,7 @@ import { addStrictTransportSecurity } from '../web/https-only.js';
 // and kept by the browser for a year: opening the three pages costs five requests, then one a page.
 
 /** The prefix of the documentation on the public listener. */
-export const DOCS_PREFIX = DOCS_PAGES.prefix;
+const DOCS_PREFIX = DOCS_PAGES.prefix;
 
 /** What the documentation is served from. */
 export interface DocsDeps {

@@ -1,7 +1,7 @@
 import { DEMO_SYSTEM } from '../helpdesk/demo.js';
 
 /** One step of a guide: a few sentences (trusted HTML written here) and an optional command to copy. */
-export interface GuideStep {
+interface GuideStep {
   title: string;
   /** Paragraphs of HTML: written in this file, never from a request or the database. */
   html: string[];

@@ -98,4 +98,4 @@ export function createCatalogCache(deps: { db: Db; clock: Clock }) {
   };
 }
 
-export type CatalogCache = ReturnType<typeof createCatalogCache>;
+type CatalogCache = ReturnType<typeof createCatalogCache>;

@@ -5,7 +5,7 @@ import { displayName, storedText } from '../lib/input-text.js';
 // catalog PUT and the shape of the ids in its path. Bad input is refused before anything is written.
 
 /** Identifier of a company or a nature (the ticket's `company` and `nature`). */
-export const CATALOG_IDENTIFIER = /^[A-Za-z0-9_.-]{1,64}$/;
+const CATALOG_IDENTIFIER = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Option descriptions are at most 500 characters (helpdesk-ticket-api.md, Limits). */
 const DESCRIPTION_MAX = 500;
 

@@ -7,4 +7,4 @@ export const maintenanceInput = z.strictObject({
   retry_after_seconds: z.number().int().min(1).max(86400).default(300),
 });
 
-export type MaintenanceInput = z.infer<typeof maintenanceInput>;
+type MaintenanceInput = z.infer<typeof maintenanceInput>;

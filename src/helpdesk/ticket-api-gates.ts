@@ -12,7 +12,7 @@ import type { TicketCall, TicketRoute } from './ticket-call.js';
 const RATE_WINDOW_MS = 60_000;
 
 /** The methods a route answers: its own, and OPTIONS. */
-export function allowHeader(route: TicketRoute): string {
+function allowHeader(route: TicketRoute): string {
   return `${route.method}, OPTIONS`;
 }
 

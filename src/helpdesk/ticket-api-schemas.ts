@@ -76,7 +76,7 @@ const KNOWN_WARNINGS: Readonly<Record<TicketWarning['code'], true>> = {
 const WARNING_CODES = Object.keys(KNOWN_WARNINGS);
 
 /** A warning of the ticket response: a known code (open text: clients must accept new ones). */
-export const ticketWarning = z
+const ticketWarning = z
   .strictObject({
     code: z.string().meta({
       description: `Open text. Known values: ${WARNING_CODES.map((code) => `\`${code}\``).join(', ')}. New codes may appear: log and continue, the ticket was created (or already existed).`,

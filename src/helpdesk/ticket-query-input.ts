@@ -16,4 +16,4 @@ export const ticketQueryInput = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-export type TicketQueryInput = z.infer<typeof ticketQueryInput>;
+type TicketQueryInput = z.infer<typeof ticketQueryInput>;

@@ -22,7 +22,7 @@ export interface Ticket {
 }
 
 /** `I-` followed by the sequence, at least 6 digits (DECISIONS, Ticket API). */
-export function ticketNumber(seq: number): string {
+function ticketNumber(seq: number): string {
   return `I-${String(seq).padStart(6, '0')}`;
 }
 

@@ -43,7 +43,7 @@ export interface TicketCatalog {
 }
 
 /** A valid ticket request after cleaning and defaults: what would be stored. */
-export interface TicketDraft {
+interface TicketDraft {
   externalId: string;
   companyId: string;
   /** Trimmed description. */

@@ -24,10 +24,8 @@ import {
 // The limits and types are read by the routes, the services and the documents through this module.
 export {
   TICKET_LIMITS,
-  type FieldRefusalReason,
   type Refusal,
   type TicketCatalog,
-  type TicketDraft,
   type TicketRequestResult,
   type TicketWarning,
 } from './ticket-request-terms.js';
@@ -71,7 +69,7 @@ function refuseField(reason: FieldRefusalReason, param: string, detail: string):
  * Reads `external_id` by the rules of the ticket request: a string or a JSON integer (its digits as
  * written), NUL refused, cleaned, 1 to 120 characters. Shared with the lead route.
  */
-export function readExternalId(field: FieldValue | undefined): { ok: true; value: string } | Refusal {
+function readExternalId(field: FieldValue | undefined): { ok: true; value: string } | Refusal {
   if (field === undefined || field.value === null) {
     return refuseField('missing_external_id', 'external_id', '"external_id" is required.');
   }

@@ -24,7 +24,7 @@ const ticketExample = {
 };
 
 /** Everything stored of a ticket. */
-export const ticketBody = z
+const ticketBody = z
   .strictObject({
     /** The help desk's ticket number, `I-000042`. */
     ticket: z.string(),
@@ -53,7 +53,7 @@ export const ticketPageBody = z
   .meta({ id: 'TicketPage', examples: [{ data: [ticketExample], next_cursor: '41' }] });
 
 /** Everything stored of a ticket, cnpj and requester included. */
-export function ticketView(ticket: Ticket): z.infer<typeof ticketBody> {
+function ticketView(ticket: Ticket): z.infer<typeof ticketBody> {
   return {
     ticket: ticket.number,
     id: ticket.id,

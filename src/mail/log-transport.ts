@@ -12,7 +12,7 @@ export interface MailLog {
 }
 
 /** `text` with every http(s) URL's query and fragment replaced by `?…`. */
-export function withoutUrlQueries(text: string): string {
+function withoutUrlQueries(text: string): string {
   return text.replace(/\b(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…');
 }
 

@@ -29,7 +29,7 @@ export interface MailSenderOptions {
 }
 
 /** 12 attempts over about 5 hours: 30 s, 1, 2, 4, 8, 16 and 32 minutes, then hourly. */
-export const DEFAULT_MAIL_SENDER_OPTIONS: Readonly<MailSenderOptions> = Object.freeze({
+const DEFAULT_MAIL_SENDER_OPTIONS: Readonly<MailSenderOptions> = Object.freeze({
   pollMs: 2000,
   leaseMs: 120_000,
   batchSize: 20,

@@ -36,7 +36,7 @@ export function outcomeOf(status: number): TrafficOutcome {
 }
 
 /** Requests by outcome. */
-export interface OutcomeCounts {
+interface OutcomeCounts {
   answered: number;
   refused: number;
   failed: number;

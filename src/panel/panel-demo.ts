@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 // keys"): created with the point-of-sale demo, by the server's first start and by the CLI's `demo`; its
 // password is random and shown this once, like the keys.
 
-export const DEMO_PANEL_EMAIL = 'demo@example.com';
+const DEMO_PANEL_EMAIL = 'demo@example.com';
 
 /** Creates the demo user of the demo account; returns the e-mail and password to print. */
 export async function seedPanelDemoUser(

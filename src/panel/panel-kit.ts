@@ -33,7 +33,7 @@ export interface PanelContext extends SignedInContext<MerchantUser, PanelMessage
 }
 
 /** A panel route's handler, once the user is signed in. */
-export type PanelHandler<RG extends RouteGenericInterface> = GuardedHandler<PanelContext, RG>;
+type PanelHandler<RG extends RouteGenericInterface> = GuardedHandler<PanelContext, RG>;
 
 /** The kit a panel page module registers its routes with. */
 export interface PanelKit extends FaceKit<MerchantUser, PanelMessage> {
@@ -51,7 +51,7 @@ export interface PanelKit extends FaceKit<MerchantUser, PanelMessage> {
 }
 
 /** The audit trail's actor of a panel action: the signed-in merchant user, channel `panel`. */
-export function merchantActor(user: MerchantUser, request: FastifyRequest): Actor {
+function merchantActor(user: MerchantUser, request: FastifyRequest): Actor {
   return { role: 'merchant_user', userId: user.id, displayName: user.name, channel: 'panel', ip: request.ip };
 }
 

@@ -8,9 +8,9 @@ import type { SalesByPaymentMethod } from '../pos/sales/sales-query.js';
 // from today there.
 
 /** The panel's days are days of UTC-03:00. */
-export const PANEL_OFFSET_MS = -3 * 3_600_000;
+const PANEL_OFFSET_MS = -3 * 3_600_000;
 /** The API's longest period without an event (pos-data-api.md, Limits). */
-export const MAX_PERIOD_DAYS = 120;
+const MAX_PERIOD_DAYS = 120;
 const DAY_MS = 86_400_000;
 
 /** A period of whole days, both included. */

@@ -15,8 +15,6 @@ import { registerReportPages } from './pages/reports/reports.js';
 // figures through the sales service, as GET /v1/api-public/sales/by-payment-method. A page a file under
 // pages/, as the navigation reads.
 
-export { PANEL_PREFIX } from './panel-kit.js';
-
 /** What the panel is built from. */
 export interface PanelDeps {
   services: PanelServices;

@@ -13,16 +13,16 @@ import { deleteDeliveredMail, deleteExpiredSessions, deleteTrafficMinutes } from
 // sweeper and stops it at shutdown before the database closes; tests call `sweep` on a manual clock.
 
 /** Rows one statement deletes at most. */
-export const RETENTION_BATCH_SIZE = 500;
+const RETENTION_BATCH_SIZE = 500;
 
 /** Batches one run deletes per table at most (10,000 rows). */
-export const RETENTION_MAX_BATCHES = 20;
+const RETENTION_MAX_BATCHES = 20;
 
 /** The mean time between two runs of one process. */
-export const RETENTION_INTERVAL_MS = 3_600_000;
+const RETENTION_INTERVAL_MS = 3_600_000;
 
 /** The wait before the next run when a run left rows to delete (its batches ran out). */
-export const RETENTION_BACKLOG_DELAY_MS = 60_000;
+const RETENTION_BACKLOG_DELAY_MS = 60_000;
 
 /** The rows one run deleted, by table. */
 export interface RetentionSweep {

@@ -20,7 +20,7 @@ export interface FaceUser {
 }
 
 /** The face's users, as its sign-in and password pages use them. */
-export interface FaceUsers<U extends FaceUser> {
+interface FaceUsers<U extends FaceUser> {
   /** The user of a session; undefined when unknown or disabled (the session then counts for nothing). */
   get(id: string): Promise<U | undefined>;
   authenticate(email: string, password: string): Promise<U | null>;
@@ -51,7 +51,7 @@ export interface FaceContext<U, K extends string> {
 export type SignedInContext<U, K extends string> = FaceContext<U, K> & { user: U };
 
 /** How a page is sent. */
-export interface SendOptions {
+interface SendOptions {
   status?: number;
   /** The page draws charts: Chart.js is loaded before the face's script. */
   charts?: boolean;

@@ -129,7 +129,7 @@ export function notFoundRefusal(request: FastifyRequest, instance: FastifyInstan
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** The methods the router has a route for at this path (its parameters filled in). */
-export function allowedMethods(instance: FastifyInstance, path: string): string[] {
+function allowedMethods(instance: FastifyInstance, path: string): string[] {
   return METHODS.filter((method) => (instance.findRoute({ method, url: path }) as object | null) !== null);
 }
 

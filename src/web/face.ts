@@ -27,17 +27,7 @@ import { registerWebFace, setPageHeaders } from './web-face.js';
 // The face brings its users, its texts, its navigation and its own pages, which it registers with the
 // kit handed to it (send a page, require a signed-in user, redirect within the face).
 
-export type {
-  FaceAssets,
-  FaceContext,
-  FaceKit,
-  FaceMessage,
-  FaceSpec,
-  FaceUser,
-  FaceUsers,
-  SendOptions,
-  SignedInContext,
-} from './face-kit.js';
+export type { FaceAssets, FaceContext, FaceKit, FaceSpec, FaceUser, SignedInContext } from './face-kit.js';
 export { formText } from './form.js';
 
 /** Registers a face under its prefix. */

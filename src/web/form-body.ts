@@ -11,7 +11,7 @@ import { faceRefusal, FORM_BODY_LIMIT_BYTES } from './face-refusals.js';
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A form's fields: a field sent once is a string, sent more than once (checkboxes) a list. */
-export type FormBody = Record<string, string | string[]>;
+type FormBody = Record<string, string | string[]>;
 
 /** The charset parameter of the request's Content-Type, lower-cased; undefined when none is given. */
 function charsetOf(request: FastifyRequest): string | undefined {
@@ -28,7 +28,7 @@ function hasContentCoding(request: FastifyRequest): boolean {
 }
 
 /** Reads a url-encoded body strictly: undefined when a byte or an escape is not UTF-8, or is U+0000. */
-export function parseFormBody(bytes: Buffer): FormBody | undefined {
+function parseFormBody(bytes: Buffer): FormBody | undefined {
   let text: string;
   try {
     text = STRICT_UTF8.decode(bytes);

@@ -14,7 +14,7 @@ import { requestLocale, translator, type Catalogue } from './i18n.js';
 export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
 /** The status of a face's page asked for over plain HTTP in production. */
-export const HTTPS_ONLY_STATUS = 403;
+const HTTPS_ONLY_STATUS = 403;
 
 const messages: Catalogue<'title' | 'text' | 'operator'> = {
   'pt-BR': {
@@ -32,7 +32,7 @@ const messages: Catalogue<'title' | 'text' | 'operator'> = {
 };
 
 /** The HTTPS-only page's words, in the reader's language. */
-export interface HttpsOnlyWords {
+interface HttpsOnlyWords {
   title: string;
   text: string;
   operator: string;
@@ -46,7 +46,7 @@ export type HttpsOnlyAnswer = (
 ) => Promise<unknown> | FastifyReply;
 
 /** Whether the request arrived over HTTPS, as far as this process may believe (TLS or a trusted proxy). */
-export function arrivedOverHttps(request: FastifyRequest): boolean {
+function arrivedOverHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 

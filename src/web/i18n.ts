@@ -5,9 +5,9 @@ import type { FastifyRequest } from 'fastify';
 // catalogue of messages per language with the same keys (the compiler checks that none is missing);
 // the choice is a cookie set from the language switch of every page.
 
-export const LOCALES = ['pt-BR', 'en'] as const;
+const LOCALES = ['pt-BR', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'pt-BR';
+const DEFAULT_LOCALE: Locale = 'pt-BR';
 /** The cookie that keeps the language chosen. */
 export const LOCALE_COOKIE = 'lang';
 

@@ -39,7 +39,7 @@ export function webAsset(
  * A file beside an installed package's entry point (`packageFile('chart.js', 'chart.umd.min.js')`): a
  * package's `exports` may not name the file itself.
  */
-export function packageFile(name: string, file: string): Buffer {
+function packageFile(name: string, file: string): Buffer {
   return readFileSync(join(dirname(createRequire(import.meta.url).resolve(name)), file));
 }
 

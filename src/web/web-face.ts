@@ -28,7 +28,7 @@ declare module 'fastify' {
 }
 
 /** A page's Content-Security-Policy: nothing from elsewhere, no inline script or style, no frames. */
-export const WEB_CSP = [
+const WEB_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -18,7 +18,7 @@ import { freePort } from '../support/server-process.js';
 const shots = join('test-results', 'console');
 
 /** A staff user the harness made, with the password to sign in with. */
-export interface HarnessUser {
+interface HarnessUser {
   email: string;
   name: string;
   password: string;

@@ -30,7 +30,7 @@ export interface Exclusion {
 }
 
 /** A pair of gates that can both fire: `earlier` (in the document's order) must answer. */
-export interface GatePair<S> {
+interface GatePair<S> {
   earlier: string;
   later: string;
   /** The route both need, if either needs one. */
@@ -59,7 +59,7 @@ export function expectGateAnswer(response: LightMyRequestResponse, entry: GateAn
  * table (the document's order) puts first. A pair whose gates lack an entry, or need different routes
  * without being excluded, comes back `unfit`, so that its test fails and says why.
  */
-export function gatePairs<S>(
+function gatePairs<S>(
   gateNames: readonly string[],
   table: Readonly<Record<string, GateEntry<S>>>,
   exclusions: readonly Exclusion[],
@@ -95,7 +95,7 @@ export function gatePairs<S>(
 }
 
 /** What is wrong with an exclusion list: unknown gates, a pair out of the table's order, a repeat. */
-export function exclusionProblems(
+function exclusionProblems(
   table: Readonly<Record<string, GateEntry<unknown>>>,
   exclusions: readonly Exclusion[],
 ): string[] {

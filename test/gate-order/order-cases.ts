@@ -39,7 +39,7 @@ export function row<S>(c: OrderCase<S>): OrderCase<unknown> {
 }
 
 /** The test's name: the route, the two problems, the answer and the sections. */
-export function caseName(c: OrderCase<unknown>): string {
+function caseName(c: OrderCase<unknown>): string {
   const problems = c.loses === undefined ? c.wins : `${c.wins} + ${c.loses}`;
   return `${c.route}: ${problems}: ${describeAnswer(c.answer)} (${c.cite})`;
 }

@@ -37,7 +37,7 @@ function inFormat(cp: number): boolean {
 }
 
 /** Reference folding: spaces collapsed and trimmed, then the format (1 to 40), else OTHER. */
-export function referenceBrand(raw: string | null): string | null {
+function referenceBrand(raw: string | null): string | null {
   if (raw === null) return null;
   const kept: number[] = [];
   let pendingSpace = false;
@@ -56,7 +56,7 @@ export function referenceBrand(raw: string | null): string | null {
 }
 
 /** Reference money text: sign, units, dot, two decimals. */
-export function referenceMoney(cents: bigint): string {
+function referenceMoney(cents: bigint): string {
   const digits = (cents < 0n ? -cents : cents).toString().padStart(3, '0');
   return `${cents < 0n ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }

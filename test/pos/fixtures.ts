@@ -73,7 +73,7 @@ export const PLACES = `${PREFIX}places`;
 export const EVENTS = `${PREFIX}events?place=P1`;
 /** A key of the right shape that no credential has. */
 export const UNKNOWN_KEY = `gtpk_${'A'.repeat(43)}`;
-export const ALL_PERMISSIONS = ['event.view', 'sale-by-payment-method.view'];
+const ALL_PERMISSIONS = ['event.view', 'sale-by-payment-method.view'];
 export const HOUR = 3_600_000;
 
 /** An account with two places, an event in each, and nothing else. */
@@ -202,7 +202,7 @@ export function expectAddressNotFound(response: LightMyRequestResponse) {
 /** The path prefix of the POS API, without the trailing slash. */
 export const API = '/v1/api-public';
 /** One rate window and a second: what each read of the data suites advances the clock by. */
-export const STEP_MS = 61_000;
+const STEP_MS = 61_000;
 
 /** A created key: its id, the key text shown once, and its validity. */
 export interface CreatedKey {
@@ -264,7 +264,7 @@ export async function seedDataAccounts(t: AdminClient): Promise<DataKeys> {
 }
 
 /** A GET with the key, one rate window later (see above). */
-export function getNextWindow(t: TestApp, key: string, url: string): Promise<LightMyRequestResponse> {
+function getNextWindow(t: TestApp, key: string, url: string): Promise<LightMyRequestResponse> {
   t.clock.advance(STEP_MS);
   return posGet(t, url, key);
 }
@@ -298,7 +298,7 @@ export const invalid = (t: TestApp, key: string, url: string) =>
 export const notFound = (t: TestApp, key: string, url: string) => problem(t, key, url, 404, 'not_found');
 
 /** The receipts-by-payment-method route, without query. */
-export const SALES_PATH = `${API}/sales/by-payment-method`;
+const SALES_PATH = `${API}/sales/by-payment-method`;
 /** The day of 2026-11-19 in UTC-03:00: its start and its end. */
 export const DAY_F = '2026-11-19T00:00:00-03:00';
 export const DAY_T = '2026-11-20T00:00:00-03:00';

@@ -10,7 +10,7 @@ import { SLOT_LENGTHS } from '../../src/pos/sales/sales-bucket-layout.js';
 // total"; DECISIONS, POS data API).
 
 /** The kinds a device may record (the input domain), and `null`: a receipt without a transaction type. */
-export const KINDS = [...RECEIPT_KINDS, null] as const;
+const KINDS = [...RECEIPT_KINDS, null] as const;
 /** What counts, as the document lists it: paid, not a demonstration, of one of these kinds. */
 const COUNTING: readonly string[] = ['sale', 'tab', 'cashless_topup', 'cashless_activation'];
 
@@ -26,9 +26,9 @@ export interface Location {
  * fraction of a second around: receipts and period bounds meet often, to the millisecond and within the
  * second that the period's rounding up moves.
  */
-export const BASE = Date.UTC(2026, 10, 20, 3);
-export const HOUR = 3_600_000;
-export const instant = fc.oneof(
+const BASE = Date.UTC(2026, 10, 20, 3);
+const HOUR = 3_600_000;
+const instant = fc.oneof(
   fc.integer({ min: BASE - HOUR, max: BASE + 72 * HOUR }),
   fc
     .tuple(fc.integer({ min: 0, max: 12 }), fc.constantFrom(0, 0, 1, -1, 500, -500, 999, -999))
@@ -122,7 +122,7 @@ function moneyText(cents: bigint): string {
 }
 
 const MAX_CENTS = 2n ** 53n - 1n;
-export const cents = fc.oneof(
+const cents = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: -500, max: 10_000 }).map(BigInt) },
   { weight: 2, arbitrary: fc.bigInt({ min: -(10n ** 9n), max: 10n ** 10n }) },
   // Near the largest amount a receipt may have: a few of them sum beyond 2^53.
@@ -285,11 +285,7 @@ export const correction = fc.record(
 export type Correction = typeof correction extends fc.Arbitrary<infer T> ? T : never;
 
 /** The receipt after the correction; a move goes to one of `locations` of the receipt's account. */
-export function corrected(
-  r: GeneratedReceipt,
-  c: Correction,
-  locations: readonly Location[],
-): GeneratedReceipt {
+function corrected(r: GeneratedReceipt, c: Correction, locations: readonly Location[]): GeneratedReceipt {
   let { location, event } = r;
   if (c.move !== undefined) {
     const places = locations.filter((l) => l.account === r.location.account);

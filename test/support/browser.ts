@@ -8,7 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 // The web faces' browser tests drive Debian's Chromium through playwright-core (no browser download:
 // the machine has no internet), with the flags a container needs, and check each page with axe-core.
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** Whether the browser tests can run here; they are skipped, saying why, where they cannot. */
 export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);

@@ -87,7 +87,7 @@ function leaves(part: Part): Part[] {
 }
 
 /** A received message, decoded. */
-export function decodeMail(raw: string, recipients: string[]): ReceivedMail {
+function decodeMail(raw: string, recipients: string[]): ReceivedMail {
   const message = parsePart(raw);
   const parts = leaves(message);
   const ofType = (type: string) =>

@@ -21,7 +21,7 @@ export const POS_UNAVAILABLE_DETAIL =
   'This endpoint is temporarily unable to accept requests. Retry after the time in the Retry-After header.';
 
 /** A limit's refusal as a problem: 429 `rate_limited`, or 503 when the shared store is unreachable. */
-export function limitProblem(refusal: LimitRefusal): Problem {
+function limitProblem(refusal: LimitRefusal): Problem {
   if (refusal.status === 503) {
     return Problem.of('temporarily_unavailable', { detail: POS_UNAVAILABLE_DETAIL }, { ...refusal.headers });
   }

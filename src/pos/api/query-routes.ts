@@ -22,7 +22,7 @@ export const QUERY_LIMITS = {
 } as const;
 
 /** How a parameter's value is read. */
-export type ParamKind =
+type ParamKind =
   /** Exactly one place identifier; a comma list or a list form is invalid. */
   | 'place'
   /** Exactly one event identifier; a comma list or a list form is invalid. */
@@ -49,7 +49,7 @@ export interface ParamSpec {
 }
 
 /** A pair of dates read as one period: `from` included, `to` excluded. */
-export interface PeriodSpec {
+interface PeriodSpec {
   readonly from: string;
   readonly to: string;
   /** Longest period, in days, of the rounded bounds. */

@@ -3,7 +3,7 @@
 // up and passes the row, which of its hashes matched, the owner account's active flag and the time.
 
 /** Why a key that worked before is refused: the `reason` of its 401. */
-export type KeyRefusalReason = 'revoked' | 'expired' | 'paused' | 'replaced';
+type KeyRefusalReason = 'revoked' | 'expired' | 'paused' | 'replaced';
 
 /**
  * Which stored hash the presented key text matched: the current key, the previous key of a rotation, or

@@ -17,7 +17,7 @@ type TimedKey = Pick<
 >;
 
 /** The first instant a key is expired: the second after its last valid one (ms). */
-export function expiredAt(key: Pick<TimedKey, 'expires_at'>): number {
+function expiredAt(key: Pick<TimedKey, 'expires_at'>): number {
   return (Math.floor(key.expires_at / 1000) + 1) * 1000;
 }
 

@@ -53,7 +53,7 @@ export const keyEditInput = z
   });
 export const keyRotateInput = z.strictObject({ invalidate_current: z.boolean().default(false) });
 /** The most characters (code points) of a revocation's reason. */
-export const KEY_REVOKE_REASON_MAX = 500;
+const KEY_REVOKE_REASON_MAX = 500;
 /** Why a key is revoked (the console asks support for it): trimmed, not empty, kept in the audit trail. */
 export const keyRevokeReason = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
@@ -62,7 +62,7 @@ export const keyRevokeReason = z
   .pipe(storedText(KEY_REVOKE_REASON_MAX))
   .meta({ maxLength: KEY_REVOKE_REASON_MAX });
 /** A revocation: the reason is optional to the service (the admin API and the panel give none). */
-export const keyRevokeInput = z.strictObject({ reason: keyRevokeReason.optional() });
+const keyRevokeInput = z.strictObject({ reason: keyRevokeReason.optional() });
 export const keyListInput = z.strictObject({
   account: z.string().regex(POS_IDENTIFIER, 'must be an account identifier').optional(),
 });

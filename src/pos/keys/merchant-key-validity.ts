@@ -12,7 +12,7 @@ import type { KeyRefusal } from './merchant-key-refusal.js';
 // States and transitions): 12 months by default, at most 24, to the end of a day in UTC-03:00.
 
 /** Validity: 12 months by default, at most 24. */
-export const DEFAULT_VALIDITY_MONTHS = 12;
+const DEFAULT_VALIDITY_MONTHS = 12;
 export const MAX_VALIDITY_MONTHS = 24;
 /** Key dates are days of UTC-03:00: validity ends at 23:59:59 of the date there. */
 const KEY_DAY_OFFSET_MS = -3 * 3_600_000;
@@ -23,7 +23,7 @@ export function today(now: number): CalendarDay {
 }
 
 /** The last valid instant of a key valid until `day`: 23:59:59 there in UTC-03:00 (next day 02:59:59Z). */
-export function expiryInstant(day: CalendarDay): number {
+function expiryInstant(day: CalendarDay): number {
   return lastSecondOfDay(day, KEY_DAY_OFFSET_MS);
 }
 

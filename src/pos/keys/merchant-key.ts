@@ -6,7 +6,7 @@ import type { PosPermission } from '../api/pos-permissions.js';
 // States and transitions): its settings and state, never its text or hashes.
 
 /** The state of a key as the back office shows it. */
-export type PosKeyState = 'active' | 'paused' | 'revoked' | 'expired';
+type PosKeyState = 'active' | 'paused' | 'revoked' | 'expired';
 
 /** A merchant's key as the back office sees it (never the key text or its hashes). */
 export interface PosKey {
@@ -31,7 +31,7 @@ export interface PosKey {
 }
 
 /** The state shown in listings: revoked, expired, paused, active (the first that applies). */
-export function keyStateName(row: PosKeyRecord, now: number): PosKeyState {
+function keyStateName(row: PosKeyRecord, now: number): PosKeyState {
   if (row.revoked_at !== null) return 'revoked';
   if (isExpired(row, now)) return 'expired';
   return row.paused === 1 ? 'paused' : 'active';

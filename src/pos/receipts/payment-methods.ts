@@ -24,12 +24,12 @@ export type PaymentMethodCode = (typeof PAYMENT_METHODS)[number]['code'];
 const KNOWN_CODES: ReadonlySet<string> = new Set(PAYMENT_METHODS.map((method) => method.code));
 
 /** The TEF methods of the table: the only ones whose line carries a breakdown by card brand. */
-export const TEF_METHODS: ReadonlySet<PaymentMethodCode> = new Set(
+const TEF_METHODS: ReadonlySet<PaymentMethodCode> = new Set(
   PAYMENT_METHODS.map((method) => method.code).filter((code) => code.startsWith('tef_')),
 );
 
 /** True for a code of the table; a stored code outside it is reported as `other`. */
-export function isPaymentMethodCode(code: string): code is PaymentMethodCode {
+function isPaymentMethodCode(code: string): code is PaymentMethodCode {
   return KNOWN_CODES.has(code);
 }
 

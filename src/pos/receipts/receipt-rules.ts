@@ -15,10 +15,10 @@ export const RECEIPT_KINDS = [
   'refund_cashless',
   'cashless_return',
 ] as const;
-export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
+type ReceiptKind = (typeof RECEIPT_KINDS)[number];
 
 export const RECEIPT_STATUSES = ['paid', 'unpaid', 'cancelled'] as const;
-export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
+type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 
 /** Kinds whose paid, non-demo receipts count: sales, tabs, cashless top-ups and activations. */
 const COUNTING_KINDS: ReadonlySet<string> = new Set<ReceiptKind>([

@@ -13,7 +13,7 @@ export interface UploadedReceipt {
 }
 
 /** One staged receipt: the last version the upload sent of its id, and what the apply step needs. */
-export interface StagedReceipt {
+interface StagedReceipt {
   /** The last version of the receipt in the upload: the one stored. */
   receipt: ReceiptData;
   /** The first version of the receipt in the upload: the one compared with the stored receipt. */
@@ -23,7 +23,7 @@ export interface StagedReceipt {
 }
 
 /** Counts of versions of a receipt that came again in the upload, compared with the version before. */
-export interface RepeatCounts {
+interface RepeatCounts {
   updated: number;
   unchanged: number;
 }

@@ -3,7 +3,7 @@
 // under. "Spaces" are Unicode White_Space (DECISIONS, Both APIs).
 
 /** The line that sums every brand recorded outside the format. */
-export const OTHER_BRAND = 'OTHER';
+const OTHER_BRAND = 'OTHER';
 
 const spaceRun = /\p{White_Space}+/gu;
 const brandFormat = /^[A-Za-z0-9 .&+/_-]{1,40}$/;

@@ -8,7 +8,7 @@ import { SLOT_LENGTHS } from './sales-bucket-layout.js';
 // equal to this.
 
 /** A bucket's identity, in the columns' words. */
-export interface BucketKey {
+interface BucketKey {
   accountId: string;
   placeId: string;
   /** '' for every receipt of the place; else one event's receipts. */

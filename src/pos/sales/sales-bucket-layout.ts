@@ -33,14 +33,14 @@ export function slotStart(ms: number, length: number): number {
 }
 
 /** Consecutive slots of one length: those whose start is in [from, to). */
-export interface SlotRun {
+interface SlotRun {
   length: number;
   from: number;
   to: number;
 }
 
 /** An instant range [from, to) read from the raw receipts. */
-export interface RawRange {
+interface RawRange {
   from: number;
   to: number;
 }

@@ -17,7 +17,7 @@ export interface ReceiptGroup {
 }
 
 /** A `data[].brands[]` item; `share` is of the period's total, not of the method line. */
-export interface BrandFigures {
+interface BrandFigures {
   brand: string | null;
   count: number;
   amount: string;
@@ -25,7 +25,7 @@ export interface BrandFigures {
 }
 
 /** A `data[]` item. */
-export interface MethodFigures {
+interface MethodFigures {
   payment_method: PaymentMethodCode;
   label: string;
   count: number;

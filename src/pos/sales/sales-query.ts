@@ -29,7 +29,7 @@ export interface SalesByPaymentMethod extends SalesFigures {
  * method response": from, to). Whole seconds are left as they are, so bounds that query-params.ts has
  * already rounded (it also sees fractions below the millisecond) pass unchanged.
  */
-export function periodBound(ms: number): number {
+function periodBound(ms: number): number {
   return Math.ceil(ms / 1000) * 1000;
 }
 

@@ -77,7 +77,7 @@ export function lastUseText(t: T, at: number | null, locale: Locale): string {
 }
 
 /** What an event of the history notes beside its name: a revocation's reason, an edit's fields. */
-export function eventNote(t: T, event: KeyAuditEvent, locale: Locale): string {
+function eventNote(t: T, event: KeyAuditEvent, locale: Locale): string {
   const details = event.details;
   const notes: string[] = [];
   if (typeof details.reason === 'string') notes.push(t('accNoteReason', { reason: details.reason }));

@@ -27,7 +27,7 @@ export const TEXTS: Record<
 };
 
 /** How a field of a body is typed in the form and shown in the list. */
-export type Widget = 'text' | 'description' | 'active' | 'integer' | 'type' | 'priority';
+type Widget = 'text' | 'description' | 'active' | 'integer' | 'type' | 'priority';
 
 /** Every member of the catalog's bodies, by name: a schema's member without one stops the start. */
 const FIELDS: Readonly<Record<string, { widget: Widget; label: CatalogMessage; hint?: CatalogMessage }>> = {

@@ -16,7 +16,7 @@ import type { T } from './system-views.js';
 /** The limits of the form's numbers, read from the admin API's schema so that the hints say its rules. */
 const RATE = systemInput.shape.rate_limit_per_minute.unwrap();
 const GRACE = systemInput.shape.key_grace_seconds.unwrap();
-export const NAME_MAX = Number(systemInput.shape.name.meta()?.maxLength);
+const NAME_MAX = Number(systemInput.shape.name.meta()?.maxLength);
 
 /** The form's values as typed, so that a refused form comes back as it was sent. */
 export interface SystemForm {

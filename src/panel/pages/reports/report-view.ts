@@ -29,7 +29,7 @@ export interface ReportModel {
 }
 
 /** The query of the report for a period, with the place and event chosen. */
-export function reportQuery(model: ReportModel, p: { from: string; to: string }): string {
+function reportQuery(model: ReportModel, p: { from: string; to: string }): string {
   const { eventId } = model;
   return `?${new URLSearchParams({ place: model.place.id, ...(eventId === null ? {} : { event: eventId }), from: p.from, to: p.to }).toString()}`;
 }
