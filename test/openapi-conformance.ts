@@ -19,11 +19,6 @@ import { POS_API_PREFIX } from '../src/pos/api/pos-routes.js';
 
 type Method = NonNullable<InjectOptions['method']>;
 
-/** An answer the document does not describe: what is wrong with it. */
-interface Violation {
-  readonly problems: readonly string[];
-}
-
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/;
 
 /** Checks answers against one document. */

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 // Booleans are stored as integers 0/1 and instants as integer milliseconds since the epoch, so that one
 // schema reads the same on SQLite and PostgreSQL. Lists are JSON text.
@@ -384,4 +384,3 @@ export interface Database {
 export type HdSystemRow = Selectable<HdSystemTable>;
 export type HdTicketRow = Selectable<HdTicketTable>;
 export type NewHdTicket = Insertable<HdTicketTable>;
-type HdSystemUpdate = Updateable<HdSystemTable>;

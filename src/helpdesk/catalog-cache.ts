@@ -97,5 +97,3 @@ export function createCatalogCache(deps: { db: Db; clock: Clock }) {
     },
   };
 }
-
-type CatalogCache = ReturnType<typeof createCatalogCache>;

@@ -6,5 +6,3 @@ export const maintenanceInput = z.strictObject({
   enabled: z.boolean(),
   retry_after_seconds: z.number().int().min(1).max(86400).default(300),
 });
-
-type MaintenanceInput = z.infer<typeof maintenanceInput>;

@@ -15,5 +15,3 @@ export const ticketQueryInput = z.strictObject({
     .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
-
-type TicketQueryInput = z.infer<typeof ticketQueryInput>;

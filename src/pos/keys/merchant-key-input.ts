@@ -61,8 +61,6 @@ export const keyRevokeReason = z
   .min(1, 'must not be empty: say why the key is revoked')
   .pipe(storedText(KEY_REVOKE_REASON_MAX))
   .meta({ maxLength: KEY_REVOKE_REASON_MAX });
-/** A revocation: the reason is optional to the service (the admin API and the panel give none). */
-const keyRevokeInput = z.strictObject({ reason: keyRevokeReason.optional() });
 export const keyListInput = z.strictObject({
   account: z.string().regex(POS_IDENTIFIER, 'must be an account identifier').optional(),
 });
@@ -70,7 +68,10 @@ export const keyListInput = z.strictObject({
 export type KeyCreateInput = z.infer<typeof keyCreateInput>;
 export type KeyEditInput = z.infer<typeof keyEditInput>;
 export type KeyRotateInput = z.infer<typeof keyRotateInput>;
-export type KeyRevokeInput = z.infer<typeof keyRevokeInput>;
+/** A revocation: the reason is optional to the service (the admin API and the panel give none). */
+export interface KeyRevokeInput {
+  reason?: z.infer<typeof keyRevokeReason> | undefined;
+}
 export type KeyListInput = z.infer<typeof keyListInput>;
 
 /** The path of an account's keys. */

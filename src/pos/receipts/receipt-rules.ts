@@ -18,7 +18,6 @@ export const RECEIPT_KINDS = [
 type ReceiptKind = (typeof RECEIPT_KINDS)[number];
 
 export const RECEIPT_STATUSES = ['paid', 'unpaid', 'cancelled'] as const;
-type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 
 /** Kinds whose paid, non-demo receipts count: sales, tabs, cashless top-ups and activations. */
 const COUNTING_KINDS: ReadonlySet<string> = new Set<ReceiptKind>([
