@@ -8,7 +8,7 @@ import type { AdminClient } from '../test/helper.js';
 import { startServer, type ServerProcess } from '../test/support/server-process.js';
 
 // `npx tsx bench/edge.ts`: what slow and greedy clients hold on a real server process with the default
-// settings (README, Connections and time limits). Not part of `npm run bench` (about two minutes, mostly
+// settings (docs/operations.md, Connections and time limits). Not part of `npm run bench` (about two minutes, mostly
 // waiting) nor of the tests' pass/fail.
 // 1. How long each kind of slow client keeps its connection: a head sent one line a second, a body sent
 //    one byte every 5 s, a connection that sends nothing, a kept-alive connection left idle.

@@ -186,7 +186,7 @@ export function* benchReceipts(
   }
 }
 
-/** The receipt as POST receipts takes it (admin-api.md, Point of sale). */
+/** The receipt as POST receipts takes it (docs/admin-rules.md, Point of sale). */
 export function receiptBody(r: BenchReceipt): Record<string, unknown> {
   const cents = String(r.amountCents).padStart(3, '0');
   return {

@@ -109,7 +109,7 @@ async function admin(server: ServerProcess, method: string, path: string, body?:
   return response;
 }
 
-/** A merchant account and a key for ping (pos-data-api.md, GET ping). */
+/** A merchant account and a key for ping (docs/pos-api.md, GET ping). */
 async function setUpMerchantKey(server: ServerProcess): Promise<string> {
   await admin(server, 'PUT', '/admin/v1/pos/accounts/bench', { name: 'Bench Bares' });
   const created = await admin(server, 'POST', '/admin/v1/pos/accounts/bench/keys', {

@@ -9,7 +9,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { createServices } from '../src/services.js';
 
 // `npx tsx bench/upload-memory.ts`: the memory that four receipts uploads in the JSON form take at once
-// (admin-api.md, Point of sale: `{receipts: [...]}`, up to 10,000 per call). Each body holds 10,000
+// (docs/admin-rules.md, Point of sale: `{receipts: [...]}`, up to 10,000 per call). Each body holds 10,000
 // receipts with every text written as \u escapes (about 30 MB): the largest a batch legitimately gets
 // (BENCH_ESCAPED=false: as plain UTF-8, about 7 MB).
 // Prints the process's resident memory at rest and at its peak while the four uploads run, over a real

@@ -45,7 +45,7 @@ function exists(cited, file, basenames) {
 
 /**
  * The parts of a code file's lines that are comments (`//` to the end, or inside a block comment): paths in
- * code are the compiler's and the tests' business, and a string such as 'docs/json' is a URL's path.
+ * code are the compiler's and the tests' business, and a string in code is often a URL's path, not a file.
  */
 function commentsOf(lines) {
   let inBlock = false;

@@ -31,7 +31,9 @@ export interface HttpEdgeConfig {
   readonly maxConnectionsPerIp: number;
 }
 
-/** The service's whole configuration, parsed once at start and frozen (admin-api.md, Configuration). */
+/**
+ * The service's whole configuration, parsed once at start and frozen (docs/admin-rules.md, Configuration).
+ */
 export interface Config {
   /** `production` turns off the conveniences meant for a developer's machine. */
   readonly env: 'development' | 'production' | 'test';

@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     hostVariable: 'HOST',
     portVariable: 'PORT',
   });
-  // Key-use flush and the audit trail's time-based events (README, Audit trail and last use).
+  // Key-use flush and the audit trail's time-based events (docs/back-office.md, Audit trail and last use).
   services.keyAuditJobs.start(log);
   // The per-minute request counts of the console's dashboard, added to the fleet's every 15 s.
   services.traffic.start(log);
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     }
   }
 
-  // The outbox's sender runs beside the listeners (README, E-mail to merchants).
+  // The outbox's sender runs beside the listeners (docs/back-office.md, E-mail to merchants).
   services.mailSender.start();
 
   const shutdown = createShutdown({
@@ -210,7 +210,7 @@ async function openRateLimitStore(config: Config, log: Logger): Promise<RateLimi
     commandTimeoutMs: config.redisTimeoutMs,
     log,
   });
-  // A Redis that does not answer at start is an outage like one that goes away later (README, When Redis
+  // A Redis that does not answer at start is an outage like one that goes away later (docs/operations.md, When Redis
   // or PostgreSQL is down): the process starts, serves what it can unmeasured, /readyz answers 503 until
   // Redis answers; a process restarted during an outage must not crash-loop. One line says what to check.
   try {

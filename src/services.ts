@@ -52,7 +52,7 @@ import { createStaffUserService, type StaffUserService } from './staff/staff-use
 
 /**
  * The shortest time between two writes of one key's last use by a process, and the sweeps' interval
- * (README, Audit trail and last use: "about once a minute").
+ * (docs/back-office.md, Audit trail and last use: "about once a minute").
  */
 const KEY_USE_INTERVAL_MS = 60_000;
 
@@ -136,7 +136,7 @@ export interface Services {
   readonly readiness: Readiness;
   /** The service's metrics: counted by both listeners and the services, shown by GET /metrics. */
   readonly metrics: Metrics;
-  /** The last refusals of each system and account (README, Why did my call fail). */
+  /** The last refusals of each system and account (docs/operations.md, Why did my call fail). */
   readonly refusals: RefusalLog;
   /** The e-mail outbox's sender: the server starts it, and stops it before the databases close. */
   readonly mailSender: MailSender;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
-// The configuration (admin-api.md, Configuration): defaults, a frozen result, and one clear message
+// The configuration (docs/admin-rules.md, Configuration): defaults, a frozen result, and one clear message
 // naming the variable for every value the service cannot start with.
 
 /** The error loadConfig throws for `env`, which must be a ConfigError. */

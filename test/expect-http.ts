@@ -8,7 +8,7 @@ export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * Identity headers of the operator's other systems: with a key, either API answers 400
- * `conflicting_credentials` (DECISIONS, Both APIs). Written from the document, not imported from the code.
+ * `conflicting_credentials` (docs/api-conventions.md). Written from the document, not imported from the code.
  */
 export const FOREIGN_HEADERS = [
   'Account-Token',

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../audit/actor.js';
 
-// Who calls the back office, for the key audit trail (README, Audit trail and last use): the role of the
+// Who calls the back office, for the key audit trail (docs/back-office.md, Audit trail and last use): the role of the
 // credential (ADMIN_TOKEN: the operator, SUPPORT_TOKEN: support), the face (`X-Admin-Client: cli` when the
 // CLI sends the call, the admin API otherwise) and the client's address.
 

@@ -48,7 +48,7 @@ const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 /** JSON text must be UTF-8 (RFC 8259, 8.1); a BOM is kept, so that JSON.parse refuses it as before. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The back office (admin-api.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
+/** The back office (docs/admin-rules.md): its own Fastify instance, listening on ADMIN_HOST:ADMIN_PORT. */
 export function createAdminApi(config: Config, deps: AdminDeps): FastifyInstance {
   const edge = { listener: 'admin', metrics: deps.services.metrics } as const;
   const app = Fastify({

@@ -7,13 +7,13 @@ import type { RefusalStyle } from '../openapi/operation-responses.js';
 import { openApiMethod, routeOperation, type SuccessStyle } from '../openapi/route-operation.js';
 import { exampleOf, SchemaComponents, type Json } from '../openapi/schema-components.js';
 
-// The OpenAPI document of the back office (admin-api.md), generated from the admin route table: each
+// The OpenAPI document of the back office (docs/admin-rules.md), generated from the admin route table: each
 // route's access level, the zod schemas of its path, query and body (as a client sends them) and of its
 // answers.
 
 const SECURITY = 'adminToken';
 
-/** The media type of the receipts' stream (admin-api.md, Point of sale: POST receipts). */
+/** The media type of the receipts' stream (docs/admin-rules.md, Point of sale: POST receipts). */
 const NDJSON = 'application/x-ndjson';
 
 const ACCESS_WORDS: Readonly<Record<AdminRoute['access'], string>> = {
@@ -47,7 +47,7 @@ const refusalStyle: RefusalStyle = {
     refusal.status === 401
       ? { 'X-Request-Id': true, 'WWW-Authenticate': true }
       : refusal.status === 503
-        ? { 'X-Request-Id': true, 'Retry-After': true } // a process shutting down (README, Running a fleet: Shutdown)
+        ? { 'X-Request-Id': true, 'Retry-After': true } // a process shutting down (docs/operations.md, Running a fleet: Shutdown)
         : { 'X-Request-Id': true },
 };
 

@@ -6,12 +6,12 @@ import type { ProblemCode } from '../errors/problem-catalogue.js';
 import type { RouteSpec } from '../http/route-spec.js';
 import type { Services } from '../services.js';
 
-// What a route of the back office is, as data (admin-api.md): the operation, who may call it, the
+// What a route of the back office is, as data (docs/admin-rules.md): the operation, who may call it, the
 // schemas of its path, query and body, and the handler that answers it from the services. The registrar
 // (register-admin-routes.ts) reads nothing else.
 
 /**
- * Who may call a route: the operator's token only, the support token too (admin-api.md, intro: list
+ * Who may call a route: the operator's token only, the support token too (docs/admin-rules.md, intro: list
  * systems, keys and tickets; revoke keys), or no token at all (health checks).
  */
 export type AdminAccess = 'operator' | 'support' | 'open';
@@ -50,7 +50,7 @@ export interface AdminInput<P = unknown, Q = unknown, B = unknown> {
   readonly body: B;
   /** The admin listener's logger. */
   readonly log: FastifyBaseLogger;
-  /** Who calls: the services record it with every key change (README, Audit trail). */
+  /** Who calls: the services record it with every key change (docs/back-office.md, Audit trail). */
   readonly actor: Actor;
 }
 
@@ -133,5 +133,5 @@ export function adminRoute<
   return { ...def, problems: [...problems] };
 }
 
-/** 200 for a replaced resource, 201 for a created one (admin-api.md, intro: PUT). */
+/** 200 for a replaced resource, 201 for a created one (docs/admin-rules.md, intro: PUT). */
 export const putStatus = (created: boolean): number => (created ? 201 : 200);

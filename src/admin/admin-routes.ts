@@ -10,7 +10,10 @@ import { posDataAdminRoutes } from './pos-data-admin-routes.js';
 import { refusalAdminRoutes } from './refusal-admin-routes.js';
 import { staffAdminRoutes } from './staff-admin-routes.js';
 
-/** Every route of the admin listener (admin-api.md), as the registrar and the OpenAPI document read them. */
+/**
+ * Every route of the admin listener (docs/admin-rules.md), as the registrar and the OpenAPI document read
+ * them.
+ */
 export const adminRoutes: readonly AdminRoute[] = [
   ...healthAdminRoutes,
   // The document of this very table: read when first asked for, once the table is whole.

@@ -5,7 +5,7 @@ import {
 } from '../audit/back-office-log-view.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
-// The back-office action log in the back office (README, Staff users): every change made through the
+// The back-office action log in the back office (docs/back-office.md, Staff users): every change made through the
 // admin API, the CLI and the console, newest first, one page at a time; the operator's to read.
 
 /** The log's reading. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
-// Health and metrics on the admin listener (admin-api.md, intro): /healthz and /readyz need no token,
+// Health and metrics on the admin listener (docs/admin-rules.md, intro): /healthz and /readyz need no token,
 // /metrics (Prometheus text) needs the operator's.
 
 const reach = z.enum(['ok', 'unreachable']);

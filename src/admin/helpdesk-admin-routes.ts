@@ -21,7 +21,7 @@ import { ticketQueryInput } from '../helpdesk/ticket-query-input.js';
 import { ticketPageBody, ticketPageView } from '../helpdesk/ticket-view.js';
 import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
 
-// The help-desk half of the back office (admin-api.md, Help desk), one entry per operation.
+// The help-desk half of the back office (docs/admin-rules.md, Help desk), one entry per operation.
 
 const BASE = '/admin/v1/helpdesk';
 
@@ -66,7 +66,7 @@ const catalogRoutes = CATALOG_COLLECTIONS.flatMap(({ path, table, one, many, id,
   }),
 ]);
 
-/** The help-desk routes of the back office (admin-api.md, Help desk). */
+/** The help-desk routes of the back office (docs/admin-rules.md, Help desk). */
 export const helpdeskAdminRoutes: readonly AdminRoute[] = [
   ...catalogRoutes,
   adminRoute({

@@ -4,7 +4,7 @@ import { systemPath } from '../helpdesk/system-input.js';
 import { keyAccountPath, keyPath } from '../pos/keys/merchant-key-input.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
-// The key audit trail in the back office (README, Audit trail and last use): every lifecycle event of a
+// The key audit trail in the back office (docs/back-office.md, Audit trail and last use): every lifecycle event of a
 // partner system's key and of merchants' keys, newest first, one page at a time; the operator and support
 // may read it.
 

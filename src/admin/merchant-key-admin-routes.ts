@@ -19,7 +19,7 @@ import { merchantKeyProblem } from '../pos/keys/merchant-key-problem.js';
 import type { KeyOutcome } from '../pos/keys/merchant-key-refusal.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
-// Merchants' API keys (admin-api.md, Point of sale): the operator does everything; support may list
+// Merchants' API keys (docs/admin-rules.md, Point of sale): the operator does everything; support may list
 // keys (of one account or all) and revoke them.
 
 const BASE = '/admin/v1/pos';

@@ -3,8 +3,8 @@ import { adminDocument } from './admin-document.js';
 import type { Json } from '../openapi/schema-components.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
-// The back office's own OpenAPI document (admin-api.md: "Everything here is documented in the project's
-// OpenAPI document"), generated from the admin route table that also lists this route.
+// The back office's own OpenAPI document (docs/admin-rules.md: "Everything here is documented in the
+// project's OpenAPI document"), generated from the admin route table that also lists this route.
 
 /** 200 of GET openapi.json: an OpenAPI 3.1 document. */
 const openApiBody = z

@@ -22,8 +22,8 @@ import { receiptCountsBody } from '../pos/receipts/receipt-view.js';
 import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
 import { posDataProblem, type PosDataOutcome } from '../pos/places/pos-data-refusal.js';
 
-// The point-of-sale data half of the back office (admin-api.md, Point of sale): accounts, places, events
-// and receipts, one entry per operation; merchants' keys are in merchant-key-admin-routes.ts.
+// The point-of-sale data half of the back office (docs/admin-rules.md, Point of sale): accounts, places,
+// events and receipts, one entry per operation; merchants' keys are in merchant-key-admin-routes.ts.
 
 const BASE = '/admin/v1/pos';
 
@@ -33,7 +33,7 @@ function posDataAnswered<T>(outcome: PosDataOutcome<T>): T {
   return outcome;
 }
 
-/** The point-of-sale data routes of the back office (admin-api.md, Point of sale). */
+/** The point-of-sale data routes of the back office (docs/admin-rules.md, Point of sale). */
 export const posDataAdminRoutes: readonly AdminRoute[] = [
   adminRoute({
     operationId: 'putPosAccount',

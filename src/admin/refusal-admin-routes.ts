@@ -7,7 +7,7 @@ import { accountPath } from '../pos/places/pos-data-input.js';
 import type { Services } from '../services.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
-// The last refusals of a partner system or a merchant account (README, Why did my call fail): support
+// The last refusals of a partner system or a merchant account (docs/operations.md, Why did my call fail): support
 // reads what a partner's or merchant's refused calls got (status, code, operation, time, request id)
 // without reading logs. Kept for the last 100 refusals of each, in the shared store of a fleet.
 

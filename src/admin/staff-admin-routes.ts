@@ -4,7 +4,7 @@ import { STAFF_ROLES, staffUserInput, staffUserPath } from '../staff/staff-user-
 import type { StaffPasswordLink, StaffUser } from '../staff/staff-user-service.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
 
-// The operator's staff users (issue 14; README, Staff users), who sign in to the back-office console:
+// The operator's staff users (issue 14; docs/back-office.md, Staff users), who sign in to the back-office console:
 // the operator creates one with a role and hands over the one-time link (72 hours) where they set a
 // password, issues a fresh link when one is lost or a password forgotten, and disables one who leaves.
 // The staff user service writes each change to the back-office log itself (in its transaction, as when

@@ -1,4 +1,4 @@
-// Who acted, for the key audit trail (README, Audit trail and last use): every face builds one and hands
+// Who acted, for the key audit trail (docs/back-office.md, Audit trail and last use): every face builds one and hands
 // it to the services, which write it with the change. The admin API builds it from its credential and the
 // `X-Admin-Client` header; the merchant panel and the back-office console will pass their user.
 

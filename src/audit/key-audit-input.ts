@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { auditCursorText, auditPosition } from './audit-cursor.js';
 import { KEY_EVENTS, KEY_KINDS, type KeyAuditPosition, type KeyEventName } from './key-audit-repository.js';
 
-// The query of a reading of the key audit trail (README, Audit trail and last use): which events, which
+// The query of a reading of the key audit trail (docs/back-office.md, Audit trail and last use): which events, which
 // period, and the page (the cursor: src/audit/audit-cursor.ts).
 
 const instant = z.iso

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { KeyUse } from './key-use.js';
 
-// The background work of the audit trail, run by every process of a fleet (README, Audit trail and last
+// The background work of the audit trail, run by every process of a fleet (docs/back-office.md, Audit trail and last
 // use): the flush of key use, and the sweeps that record the time-based events (a merchant key's expiry,
 // the end of a previous key's grace) once, at the real instant they happened. Nothing here is on a
 // request's path. Tests call `tick` on their manual clock instead of starting the timer.

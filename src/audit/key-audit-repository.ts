@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { KeyAuditEventTable } from '../db/schema.js';
 import type { Actor, ActorChannel, ActorRole } from './actor.js';
 
-// The key audit trail as stored (README, Audit trail and last use): one row per lifecycle event of a
+// The key audit trail as stored (docs/back-office.md, Audit trail and last use): one row per lifecycle event of a
 // partner system's key or a merchant's key, written by the services in the transaction of the change,
 // and read newest first. Never a key text or a hash.
 

@@ -8,7 +8,7 @@ import {
   type KeyKind,
 } from './key-audit-repository.js';
 
-// Reading the key audit trail (README, Audit trail and last use): across all keys, per partner system,
+// Reading the key audit trail (docs/back-office.md, Audit trail and last use): across all keys, per partner system,
 // per merchant account, per merchant key; newest first, one page at a time. Writing is the key services'
 // own (in the transaction of each change) and the sweeps'.
 

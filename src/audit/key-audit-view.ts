@@ -4,7 +4,7 @@ import { ACTOR_CHANNELS, ACTOR_ROLES } from './actor.js';
 import { auditCursor } from './audit-cursor.js';
 import { KEY_EVENTS, KEY_KINDS, type KeyAuditEvent, type KeyAuditPosition } from './key-audit-repository.js';
 
-// What the operator and support read of the key audit trail (README, Audit trail and last use): who did
+// What the operator and support read of the key audit trail (docs/back-office.md, Audit trail and last use): who did
 // what to which key, when and from where; never a key or a hash.
 
 const eventExample = {

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { KeyKind } from './key-audit-repository.js';
 
-// The last use of each key (README, Audit trail and last use), kept off the request's path: a call whose
+// The last use of each key (docs/back-office.md, Audit trail and last use), kept off the request's path: a call whose
 // key was accepted only marks it in memory (a map write); a periodic flush writes each key's last use
 // at most once per interval, as `greatest(stored, marked)`, so that the processes of a fleet, each
 // flushing what it saw, never move a stored instant back. The flush at shutdown writes what is left.

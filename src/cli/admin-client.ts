@@ -2,7 +2,7 @@ import { CliError, EXIT, usageError } from './cli-error.js';
 
 // The management commands talk to a running deployment's admin API over HTTP (Node's fetch), never to the
 // database: they go through the same service layer, caches and checks as every other caller, and work
-// against any process of a fleet (admin-api.md).
+// against any process of a fleet (docs/admin-rules.md).
 
 /** What every admin call of the command line carries, so that the audit trail says it came through it. */
 const ADMIN_CLIENT_HEADER = { 'x-admin-client': 'cli' } as const;

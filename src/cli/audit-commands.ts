@@ -3,8 +3,8 @@ import { seg } from './admin-client.js';
 import { usageError } from './cli-error.js';
 import { action, positiveNumber } from './context.js';
 
-// `audit`: the key audit trail (README, Audit trail and last use), and `audit actions`, the back-office
-// action log (README, Staff users); one page of the admin API's reading per call, newest first;
+// `audit`: the key audit trail (docs/back-office.md, Audit trail and last use), and `audit actions`, the back-office
+// action log (docs/back-office.md, Staff users); one page of the admin API's reading per call, newest first;
 // `--cursor` takes the `next_cursor` the previous page printed.
 
 type AuditEvent = Record<string, unknown> & {

@@ -5,8 +5,8 @@ import { catalogCommand } from './helpdesk-catalog-commands.js';
 import { systemsCommand } from './helpdesk-systems-commands.js';
 import type { Output } from './output.js';
 
-// The help-desk commands: catalog, partner systems, the maintenance switch, tickets (admin-api.md, Help
-// desk), each one or a few admin API calls.
+// The help-desk commands: catalog, partner systems, the maintenance switch, tickets (docs/admin-rules.md,
+// Help desk), each one or a few admin API calls.
 
 /** The maintenance switch as the admin API shows it. */
 interface State {

@@ -5,8 +5,9 @@ import { action } from './context.js';
 import { POS_BASE as BASE, showMany, showOne, type Entry } from './pos-command-kit.js';
 import { keysCommand } from './pos-keys-commands.js';
 
-// The point-of-sale commands: merchant accounts, places, events, merchants' keys, panel users (admin-api.md, Point of
-// sale), each one admin API call. Receipts are `import receipts` (import-receipts.ts).
+// The point-of-sale commands: merchant accounts, places, events, merchants' keys, panel users
+// (docs/admin-rules.md, Point of sale), each one admin API call. Receipts are `import receipts`
+// (import-receipts.ts).
 
 function accountsCommand(): Command {
   const accounts = new Command('accounts').description("Merchants' accounts.");

@@ -7,7 +7,7 @@ import { receiptInput } from '../pos/receipts/receipt-input.js';
 // the same fields as the admin API's receipts). Every row carries its line number in the file, so that a
 // bad row, or a receipt the server refuses, is named where the operator can find it.
 
-/** The fields of a receipt (admin-api.md, Point of sale: POST receipts). */
+/** The fields of a receipt (docs/admin-rules.md, Point of sale: POST receipts). */
 const RECEIPT_FIELDS = [
   'id',
   'place',

@@ -3,7 +3,7 @@ import { seg } from './admin-client.js';
 import { usageError } from './cli-error.js';
 import { action, positiveNumber } from './context.js';
 
-// `refusals`: "why did my call fail" (README, Why did my call fail): the last refused calls of a partner
+// `refusals`: "why did my call fail" (docs/operations.md, Why did my call fail): the last refused calls of a partner
 // system or a merchant account, newest first, with the request id the caller saw in `X-Request-Id`.
 
 type Refusal = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { seg } from './admin-client.js';
 import { action } from './context.js';
 import type { Output } from './output.js';
 
-// `staff`: the operator's staff users of the back-office console (README, Staff users), each one admin
+// `staff`: the operator's staff users of the back-office console (docs/back-office.md, Staff users), each one admin
 // API call. A new user, or one who lost their link or forgot their password, gets a one-time link where
 // they set a password: printed here for the operator to hand over (nothing is e-mailed).
 

@@ -2,7 +2,7 @@ import type { StaffRole } from '../staff/staff-user-input.js';
 
 // Who may do what in the back-office console (issue 14): one table, read by every console route before
 // its handler and by every page before it shows a link or a button. Support is read-mostly, as
-// admin-api.md has it ("can list and revoke keys but cannot create or rotate them"): it finds systems
+// docs/admin-rules.md has it ("can list and revoke keys but cannot create or rotate them"): it finds systems
 // and accounts, reads keys, their history, refusals and tickets, stops a system's previous key and
 // revokes a merchant key. The operator does all of that and everything else. A route that a role may not
 // use answers 403, whether its page was asked for or its form was forged, and nothing of it is shown.

@@ -14,7 +14,7 @@ export type Db = Kysely<Database>;
 // int8 (bigint) holds instants in milliseconds and ticket sequences: both fit a JS number exactly.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** Told by the database layer what the metrics count (README, Metrics). */
+/** Told by the database layer what the metrics count (docs/operations.md, Metrics). */
 export interface DatabaseObserver {
   /** A statement failed (any error the driver or the server reported). */
   queryFailed(): void;
@@ -40,7 +40,7 @@ export interface OpenOptions {
    * would be an unhandled 'error' event and stop the process.
    */
   onConnectionError?: (error: Error) => void;
-  /** Told of every failed statement and, on PostgreSQL, of every wait for a connection (README, Metrics). */
+  /** Told of every failed statement and, on PostgreSQL, of every wait for a connection (docs/operations.md, Metrics). */
   observer?: DatabaseObserver;
 }
 

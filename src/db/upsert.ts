@@ -3,7 +3,7 @@ import type { Db } from './database.js';
 import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
 
-// The admin API's PUT (admin-api.md, intro: "PUT creates or replaces the resource named in the path …
+// The admin API's PUT (docs/admin-rules.md, intro: "PUT creates or replaces the resource named in the path …
 // 201 when created") as one atomic statement, `insert … on conflict (key) do update set …`, so that
 // calls racing on one new id are one creation and replacements, never a unique-key violation.
 //
@@ -13,7 +13,7 @@ import type { Database } from './schema.js';
 // - SQLite cannot tell (its RETURNING has no such column, and `changes()` is 1 either way), so a look
 //   for the key comes first, in the same transaction. That is exact: the SQLite driver gives a
 //   transaction the database's one connection until it ends, and SQLite is served by one process
-//   (README), so no other write can come between the look and the upsert.
+//   (docs/operations.md, Running a fleet), so no other write can come between the look and the upsert.
 // Comparing a returned `created_at` with the write's instant would not do: calls in the same millisecond
 // (or under one test clock) would all look like the creation.
 

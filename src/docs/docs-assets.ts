@@ -26,7 +26,7 @@ export interface DocsAssets {
 // under the per-IP limit of 30 a minute), and the page's CSP lets scripts come only from this service, so
 // the start cannot be an inline script: it rides at the end of the bundle. Calls are not sent from the
 // page (no "Try it out"): the keys belong on the integrator's server, and the POS API is not meant to be
-// called from a web page (pos-data-api.md, What the service does). No validator badge: it would call out.
+// called from a web page (docs/pos-api.md, What the service does). No validator badge: it would call out.
 const START_RENDERER = `
 ;(function () {
   var target = document.getElementById('api-reference');

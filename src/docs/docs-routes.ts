@@ -14,10 +14,10 @@ import { API_PAGES, DOCS_CSP, indexPage, referencePage } from './docs-pages.js';
 import { helpDeskGuide, posGuide } from './getting-started.js';
 import { addStrictTransportSecurity } from '../web/https-only.js';
 
-// The documentation of both public APIs, outside both prefixes, under /docs (DECISIONS, POS data API):
-// an index, one page per API (a getting started, then the document rendered), the two OpenAPI documents
-// and the renderer's files. Every call under the prefix, a miss included, counts toward the per-IP limit
-// of 30 a minute; so a page is one request, its document inside it, and its two files are fingerprinted
+// The documentation of both public APIs, outside both prefixes, under /docs (docs/pos-api.md, Settled
+// details): an index, one page per API (a getting started, then the document rendered), the two OpenAPI
+// documents and the renderer's files. Every call under the prefix, a miss included, counts toward the per-IP
+// limit of 30 a minute; so a page is one request, its document inside it, and its two files are fingerprinted
 // and kept by the browser for a year: opening the three pages costs five requests, then one a page.
 
 /** The prefix of the documentation on the public listener. */

@@ -50,7 +50,7 @@ export const problemCatalogue = {
     detail: 'The request head is too large: the request line and headers may take at most 16 KiB.',
   },
 
-  // Partner help-desk ticket API (helpdesk-ticket-api.md, Errors)
+  // Partner help-desk ticket API (docs/ticket-api.md, Errors)
   unauthorized: { status: 401, detail: 'A valid API key is required: send Authorization: Bearer <API_KEY>.' },
   system_inactive: { status: 403, detail: 'This system is deactivated. Contact support.' },
   forbidden_scope: { status: 403, detail: 'The API key lacks the scope this route requires.' },
@@ -73,7 +73,7 @@ export const problemCatalogue = {
       'This system cannot open tickets because of its configuration (no usable default category). Support has been told; keep the ticket and resend after the time in the Retry-After header.',
   },
 
-  // Point-of-sale data API (pos-data-api.md, Errors)
+  // Point-of-sale data API (docs/pos-api.md, Errors)
   invalid_token: {
     status: 401,
     detail: 'A valid API key is required: send Authorization: Bearer <API_KEY>.',
@@ -81,7 +81,7 @@ export const problemCatalogue = {
   forbidden_permission: { status: 403, detail: 'The API key lacks the permission this route requires.' },
   invalid_parameter: { status: 422, detail: 'A query parameter is missing, unknown, repeated or invalid.' },
 
-  // Admin API (admin-api.md): bad input says what to fix and changes nothing
+  // Admin API (docs/admin-rules.md): bad input says what to fix and changes nothing
   forbidden: {
     status: 403,
     detail: 'The support token may only list systems, keys and tickets, and revoke keys.',

@@ -1,6 +1,6 @@
 import { Problem } from './problem.js';
 
-// The back office's refusals of what it is sent (admin-api.md, intro: bad input says what to fix and
+// The back office's refusals of what it is sent (docs/admin-rules.md, intro: bad input says what to fix and
 // changes nothing), shared by every service it calls.
 
 /** 404 `not_found`: `what` names the thing, as `account "acme"`. */

@@ -1,5 +1,5 @@
 // What one process of a fleet tells the others at once: that it changed something every process keeps a
-// copy of (README, Running a fleet). A notice carries no data, only which copy to drop; every process
+// copy of (docs/operations.md, Running a fleet). A notice carries no data, only which copy to drop; every process
 // reads the change itself from the database. Notices are a speed-up, never needed for correctness: a
 // copy expires by itself within a second, so a notice lost (Redis down) only makes a change slower to
 // reach the other processes.

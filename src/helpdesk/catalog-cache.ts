@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { readCatalogSnapshot, type CatalogSnapshot } from './catalog-repository.js';
 
-// The help-desk catalog as every ticket call reads it, kept in the process (README, Running a fleet).
+// The help-desk catalog as every ticket call reads it, kept in the process (docs/operations.md, Running a fleet).
 // Reading the five catalog tables on every call was most of a ticket's database work; the catalog changes
 // by hand. Keys and a system's own settings are not cached: they come with the key's row on every call.
 // A copy is dropped at once by a change through this process, and, with Redis, by a change through any

@@ -11,7 +11,7 @@ import {
 } from './catalog-input.js';
 import type { CatalogTable } from './catalog-service.js';
 
-// The six collections of the help-desk catalog (admin-api.md, Help desk) as one table: the admin API's
+// The six collections of the help-desk catalog (docs/admin-rules.md, Help desk) as one table: the admin API's
 // routes and the console's pages are both derived from it, so a collection's path, id shape and body
 // schema are written once.
 
@@ -79,7 +79,7 @@ export const CATALOG_COLLECTIONS: readonly CatalogCollection[] = [
     id: integerIdPath,
     input: supportLevelInput,
   },
-  // Natures are named by `identifier` in admin-api.md; the path parameter is the same either way.
+  // Natures are named by `identifier` in docs/admin-rules.md; the path parameter is the same either way.
   {
     path: 'natures',
     table: 'hd_natures',

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { displayName, storedText } from '../lib/input-text.js';
 
-// What the operator sends to write the help-desk catalog (admin-api.md, Help desk): the body of each
+// What the operator sends to write the help-desk catalog (docs/admin-rules.md, Help desk): the body of each
 // catalog PUT and the shape of the ids in its path. Bad input is refused before anything is written.
 
 /** Identifier of a company or a nature (the ticket's `company` and `nature`). */
 const CATALOG_IDENTIFIER = /^[A-Za-z0-9_.-]{1,64}$/;
-/** Option descriptions are at most 500 characters (helpdesk-ticket-api.md, Limits). */
+/** Option descriptions are at most 500 characters (docs/ticket-api.md, Limits). */
 const DESCRIPTION_MAX = 500;
 
 const name = displayName;

@@ -4,7 +4,7 @@ import type { TicketCatalog } from './ticket-request.js';
 
 const collator = new Intl.Collator('pt-BR');
 
-/** Ticket options as the options route answers them (helpdesk-ticket-api.md, Ticket options). */
+/** Ticket options as the options route answers them (docs/ticket-api.md, Ticket options). */
 export interface TicketOptions {
   companies: { id: string; name: string }[];
   categories: {

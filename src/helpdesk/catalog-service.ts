@@ -8,7 +8,7 @@ import { listSystems, type PartnerSystem } from './system-repository.js';
 import { clearTicketCategory } from './ticket-repository.js';
 import type { TicketCatalog } from './ticket-request.js';
 
-// The help-desk catalog (admin-api.md, Help desk): companies, category types, priorities, categories,
+// The help-desk catalog (docs/admin-rules.md, Help desk): companies, category types, priorities, categories,
 // support levels and natures the operator writes, and the ticket options a partner system reads from
 // them. Methods return a refusal as a value, before anything is written.
 
@@ -54,7 +54,7 @@ export type PutEntryOutcome =
 export function createCatalogService(deps: {
   db: Db;
   clock: Clock;
-  /** How the fleet's processes tell each other of a change (README, Running a fleet); default: none. */
+  /** How the fleet's processes tell each other of a change (docs/operations.md, Running a fleet); default: none. */
   notices?: Pick<FleetNotices, 'publish' | 'subscribe'>;
 }) {
   const { db, clock, notices } = deps;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CatalogTable } from './catalog-service.js';
 
-// What the operator reads of the help-desk catalog (admin-api.md, Help desk): each table's entries as
+// What the operator reads of the help-desk catalog (docs/admin-rules.md, Help desk): each table's entries as
 // stored, booleans as booleans. The schemas describe the body of PUT (the entry) and GET (an array).
 
 const description = z.string().nullable();

@@ -1,6 +1,6 @@
 import { trimSpaces } from '../lib/unicode-text.js';
 
-// The ticket's customer tax id (helpdesk-ticket-api.md, Ticket request: cnpj).
+// The ticket's customer tax id (docs/ticket-api.md, Ticket request: cnpj).
 
 /**
  * Normalises a customer tax id (`cnpj`): a leading label `CNPJ` (any case, optionally followed by `:`),

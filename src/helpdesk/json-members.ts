@@ -6,8 +6,8 @@ export interface JsonMember {
 
 /**
  * Lists the members of a JSON object text in the order they are written. `JSON.parse` moves
- * integer-like names such as "10" first, but `ignored_fields` must follow the body (DECISIONS, Ticket
- * API). The text must already be known to be a valid JSON object.
+ * integer-like names such as "10" first, but `ignored_fields` must follow the body (docs/ticket-api.md,
+ * Settled details). The text must already be known to be a valid JSON object.
  */
 export function jsonObjectMembers(text: string): JsonMember[] {
   const members: JsonMember[] = [];

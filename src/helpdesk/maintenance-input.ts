@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-// What the operator sends to switch the ticket API's maintenance (admin-api.md, Help desk: maintenance).
+// What the operator sends to switch the ticket API's maintenance (docs/admin-rules.md, Help desk:
+// maintenance).
 
 export const maintenanceInput = z.strictObject({
   enabled: z.boolean(),

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { FleetNotices } from '../fleet/fleet-notices.js';
 
-/** The ticket API's maintenance switch (DECISIONS, Ticket API). */
+/** The ticket API's maintenance switch (docs/ticket-api.md, Settled details). */
 export interface Maintenance {
   enabled: boolean;
   /** Retry-After of the 503 while it is on. */
@@ -23,7 +23,7 @@ const CACHE_MS = 1000;
 export function createMaintenanceSwitch(deps: {
   db: Db;
   clock: Clock;
-  /** How the fleet's processes tell each other of a flip (README, Running a fleet); default: none. */
+  /** How the fleet's processes tell each other of a flip (docs/operations.md, Running a fleet); default: none. */
   notices?: Pick<FleetNotices, 'publish' | 'subscribe'>;
 }) {
   const { db, clock, notices } = deps;

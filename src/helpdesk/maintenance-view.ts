@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Maintenance } from './maintenance-switch.js';
 
-// What the operator reads of the ticket API's maintenance switch (admin-api.md, Help desk: maintenance).
+// What the operator reads of the ticket API's maintenance switch (docs/admin-rules.md, Help desk:
+// maintenance).
 
 /** 200 of GET and PUT maintenance. */
 export const maintenanceBody = z

@@ -3,7 +3,7 @@ import { displayName } from '../lib/input-text.js';
 import { catalogId } from './catalog-input.js';
 import { SCOPES } from './system-scopes.js';
 
-// What the operator sends to configure a partner system (admin-api.md, Help desk: systems).
+// What the operator sends to configure a partner system (docs/admin-rules.md, Help desk: systems).
 
 /** Identifier of a partner system: also the `{system}` of the webhook path. */
 export const SYSTEM_IDENTIFIER = /^[a-z0-9_-]{1,40}$/;

@@ -3,7 +3,7 @@ import { SERVICE_ACTOR } from '../audit/actor.js';
 import { onceKeyOf, recordKeyEvent } from '../audit/key-audit-repository.js';
 import type { Db } from '../db/database.js';
 
-// The end of a partner system's previous key's grace (helpdesk-ticket-api.md, States and transitions:
+// The end of a partner system's previous key's grace (docs/ticket-api.md, States and transitions:
 // "time passes 24 hours"), recorded once at the real instant it happened: by the sweeper of every process
 // (the unique `once_key` lets one row in), and by a rotation about to overwrite that instant.
 

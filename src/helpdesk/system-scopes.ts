@@ -1,4 +1,4 @@
-// What a partner system's key is and may do (helpdesk-ticket-api.md, Authentication; DECISIONS, Both APIs).
+// What a partner system's key is and may do (docs/ticket-api.md, Authentication; docs/api-conventions.md).
 
 /** Partner system keys start with this prefix, followed by 43 base64url characters. */
 export const KEY_PREFIX = 'gtes_';

@@ -22,10 +22,10 @@ import { KEY_PREFIX } from './system-scopes.js';
 import { notFound } from '../errors/refusals.js';
 import type { SystemOutcome, SystemRefusal } from './system-refusal.js';
 
-// Partner systems and their keys (admin-api.md, Help desk: systems): their settings, the first key, its
-// rotation with a grace period, and the end of a leaked previous key. A change the service refuses is
+// Partner systems and their keys (docs/admin-rules.md, Help desk: systems): their settings, the first key,
+// its rotation with a grace period, and the end of a leaked previous key. A change the service refuses is
 // returned as a `SystemRefusal`, before anything is written. Every change of a key or of a system's settings is recorded in
-// the key audit trail in the transaction of the change (README, Audit trail and last use).
+// the key audit trail in the transaction of the change (docs/back-office.md, Audit trail and last use).
 
 /** The settings an operator's PUT may change, as the audit trail names them. */
 const SETTINGS = [

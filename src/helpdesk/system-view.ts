@@ -3,7 +3,7 @@ import { wireTime, wireTimeText } from '../lib/wire-time.js';
 import type { PartnerSystem } from './system-repository.js';
 import { SCOPES } from './system-scopes.js';
 
-// What the operator reads of a partner system and its keys (admin-api.md, Help desk: systems): never a
+// What the operator reads of a partner system and its keys (docs/admin-rules.md, Help desk: systems): never a
 // key's hash, and a key's text only once, when it is issued.
 
 /** An example for the document (OpenAPI). */

@@ -94,7 +94,7 @@ export async function authenticateKey(call: TicketCall): Promise<Problem | undef
   const check = await call.deps.systems.verifyKey(presentedBearerToken(call.request), call.now);
   if (!('system' in check)) return refuse(true);
   const { system, credential } = check;
-  // From here on the key is the system's: its refusals are the system's to read (README, Why did my
+  // From here on the key is the system's: its refusals are the system's to read (docs/operations.md, Why did my
   // call fail), a rotated-out key's 401 among them.
   noteRequest(call.request, { subject: { kind: 'system', id: system.identifier }, credential });
   // The previous key after its grace period: a 401 that does not count.
@@ -115,8 +115,8 @@ export function rejectInactiveSystem(call: TicketCall): Problem | undefined {
 
 /**
  * 429 `rate_limited` when the system spent its calls of the sliding minute. From here on every response
- * carries X-RateLimit-Limit, -Remaining and -Reset (helpdesk-ticket-api.md, Limits), unless the shared
- * store is unreachable: the call then goes on unmeasured, without them (DECISIONS, Both APIs).
+ * carries X-RateLimit-Limit, -Remaining and -Reset (docs/ticket-api.md, Limits), unless the shared
+ * store is unreachable: the call then goes on unmeasured, without them (docs/api-conventions.md).
  */
 export async function limitSystemRate(call: TicketCall): Promise<Problem | undefined> {
   const system = call.system;

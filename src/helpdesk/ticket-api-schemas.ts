@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TICKET_LIMITS, type TicketWarning } from './ticket-request.js';
 
-// The bodies the ticket API answers with (helpdesk-ticket-api.md, Ticket options and Ticket response),
+// The bodies the ticket API answers with (docs/ticket-api.md, Ticket options and Ticket response),
 // as schemas: the route table names them, the tests hold every answer to them, and the OpenAPI document
 // is generated from them, with the examples given here. The ticket request is read by hand
 // (ticket-request.ts: the order of field problems, the fallbacks); its schema here is what the document
@@ -159,7 +159,7 @@ const optionId = (list: string, absent: string, sample: string) =>
     );
 
 /**
- * The body of the two ticket POST routes (helpdesk-ticket-api.md, Ticket request), as the document shows
+ * The body of the two ticket POST routes (docs/ticket-api.md, Ticket request), as the document shows
  * it. Fields outside the list are ignored, never rejected (warning `ignored_fields`).
  */
 export const ticketRequestBody = z
@@ -237,7 +237,7 @@ export const ticketRequestBody = z
     ],
   });
 
-/** The body of the planned lead route: only its minimal shape is checked (helpdesk-ticket-api.md). */
+/** The body of the planned lead route: only its minimal shape is checked (docs/ticket-api.md). */
 export const leadRequestBody = z
   .looseObject({
     external_id: z

@@ -36,7 +36,7 @@ function findRoute(call: TicketCall): Problem | undefined {
 }
 
 /**
- * The order in which problems are answered (helpdesk-ticket-api.md, Authentication, and the webhook's
+ * The order in which problems are answered (docs/ticket-api.md, Authentication, and the webhook's
  * own rules): one problem at a time, the first gate that refuses answers. Gates before `authenticateKey`
  * neither need nor count the key; X-RateLimit-* headers appear from `limitSystemRate` on.
  */

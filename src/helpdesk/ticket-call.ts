@@ -30,7 +30,7 @@ export interface TicketApiDeps {
   keyUse: Pick<KeyUse, 'mark'>;
 }
 
-/** A route of the ticket API (helpdesk-ticket-api.md, the table of operations). */
+/** A route of the ticket API (docs/ticket-api.md, the table of operations). */
 export interface TicketRoute extends RouteSpec {
   readonly method: 'GET' | 'POST';
   /** The scope the key must hold (403 `forbidden_scope` after the rate check). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { storedText } from '../lib/input-text.js';
 import { SYSTEM_IDENTIFIER } from './system-input.js';
 
-// The query of the back office's ticket listing (admin-api.md, Help desk: GET tickets).
+// The query of the back office's ticket listing (docs/admin-rules.md, Help desk: GET tickets).
 
 export const ticketQueryInput = z.strictObject({
   system: z.string().regex(SYSTEM_IDENTIFIER, 'must be a system identifier').optional(),

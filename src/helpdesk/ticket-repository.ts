@@ -21,7 +21,7 @@ export interface Ticket {
   createdAt: number;
 }
 
-/** `I-` followed by the sequence, at least 6 digits (DECISIONS, Ticket API). */
+/** `I-` followed by the sequence, at least 6 digits (docs/ticket-api.md, Settled details). */
 function ticketNumber(seq: number): string {
   return `I-${String(seq).padStart(6, '0')}`;
 }

@@ -2,7 +2,7 @@
 // against, the draft of a valid request, its warnings and the refusal of a field. The reading itself is
 // in ticket-request.ts.
 
-/** Limits of the ticket request (helpdesk-ticket-api.md, Limits). */
+/** Limits of the ticket request (docs/ticket-api.md, Limits). */
 export const TICKET_LIMITS = {
   externalId: 120,
   description: 20_000,

@@ -18,7 +18,7 @@ import {
   type TicketWarning,
 } from './ticket-request-terms.js';
 
-// The ticket request of helpdesk-ticket-api.md ("Ticket request"), read from the members of the body
+// The ticket request of docs/ticket-api.md ("Ticket request"), read from the members of the body
 // in the order they were written. Field 422s are answered in the order of the document's table.
 
 // The limits and types are read by the routes, the services and the documents through this module.
@@ -100,7 +100,7 @@ function invalidField(param: string, detail: string): Refusal {
   return refuseField('invalid_field', param, detail);
 }
 
-/** Reads the lead route's body: only `external_id` is checked (helpdesk-ticket-api.md, POST lead). */
+/** Reads the lead route's body: only `external_id` is checked (docs/ticket-api.md, POST lead). */
 export function readLeadRequest(text: string): { ok: true; externalId: string } | Refusal {
   const field = lastValues(jsonObjectMembers(text)).get('external_id');
   const externalId = readExternalId(field);

@@ -12,14 +12,14 @@ import type { AuthenticatedTicketCall, TicketRoute } from './ticket-call.js';
 import { readLeadRequest, type Refusal } from './ticket-request.js';
 import { ticketResponseBody, type TicketOutcome } from './ticket-service.js';
 
-// The route table of the partner help-desk ticket API (helpdesk-ticket-api.md, the table of operations):
+// The route table of the partner help-desk ticket API (docs/ticket-api.md, the table of operations):
 // every operation once, as data. The gates of ticket-api.ts read it (method, scope, body kind), the
 // OpenAPI document is generated from it, and the tests hold every answer to its schemas and codes.
 
 /** Path prefix of the partner help-desk ticket API, as the registry gives it. */
 export const TICKET_API_PREFIX = TICKET_API.prefix;
 
-/** Problems every route can answer, from the gates (helpdesk-ticket-api.md, Authentication, order). */
+/** Problems every route can answer, from the gates (docs/ticket-api.md, Authentication, order). */
 const GATE_PROBLEMS: readonly ProblemCode[] = [
   'temporarily_unavailable',
   'conflicting_credentials',
@@ -47,7 +47,7 @@ const TICKET_FIELD_PROBLEMS: readonly ProblemCode[] = [
 
 /**
  * What OPTIONS on a route can answer: the gates up to the rate check, then 200 with `Allow` and no body
- * (helpdesk-ticket-api.md, Method handling). No body rule applies to it but the size.
+ * (docs/ticket-api.md, Method handling). No body rule applies to it but the size.
  */
 export const TICKET_OPTIONS_PROBLEMS: readonly ProblemCode[] = [
   'temporarily_unavailable',
@@ -60,7 +60,7 @@ export const TICKET_OPTIONS_PROBLEMS: readonly ProblemCode[] = [
   'internal_error',
 ];
 
-/** The two ticket routes answer alike (helpdesk-ticket-api.md, the ticket POST routes). */
+/** The two ticket routes answer alike (docs/ticket-api.md, the ticket POST routes). */
 const TICKET_SUCCESSES = {
   201: 'Ticket created: the ticket response with `duplicate: false`.',
   200: 'The same `external_id` was sent before by this system: the existing ticket as created (`duplicate: true`, its own `applied`), never a second ticket. The body was still validated (the 422 rules apply).',

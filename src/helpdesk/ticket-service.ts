@@ -44,7 +44,7 @@ export function createTicketService(deps: {
   db: Db;
   clock: Clock;
   catalog: Pick<CatalogService, 'ticketCatalog'>;
-  /** Where created and duplicate tickets are counted (README, Metrics); default: nowhere. */
+  /** Where created and duplicate tickets are counted (docs/operations.md, Metrics); default: nowhere. */
   counts?: { ticketOpened(outcome: 'created' | 'duplicate'): void };
 }) {
   const { db, clock } = deps;
@@ -83,9 +83,9 @@ export function createTicketService(deps: {
       const existing = await findTicketByExternalId(db, system.identifier, draft.externalId);
       if (existing !== undefined) return counted(duplicateOf(existing, draft.description));
 
-      // DECISIONS (Ticket API): a system without a usable default category "cannot open tickets", so
-      // every new ticket is refused, even one that names a released category. Resubmissions above
-      // still answer 200 with the existing ticket.
+      // docs/ticket-api.md (Settled details): a system without a usable default category "cannot open
+      // tickets", so every new ticket is refused, even one that names a released category. Resubmissions
+      // above still answer 200 with the existing ticket.
       if (catalog.defaultCategoryId === null || draft.categoryId === null) {
         return { ok: false, reason: 'misconfigured_system' };
       }
@@ -116,7 +116,7 @@ export function createTicketService(deps: {
       return counted(duplicateOf(winner, draft.description));
     },
 
-    /** Tickets, newest first, one page (admin-api.md, Help desk: GET tickets). */
+    /** Tickets, newest first, one page (docs/admin-rules.md, Help desk: GET tickets). */
     list(query: TicketQuery): Promise<{ tickets: Ticket[]; nextBeforeSeq: number | null }> {
       return listTickets(db, query);
     },
@@ -125,7 +125,7 @@ export function createTicketService(deps: {
 
 export type TicketService = ReturnType<typeof createTicketService>;
 
-/** The ticket response body (helpdesk-ticket-api.md, Ticket response). */
+/** The ticket response body (docs/ticket-api.md, Ticket response). */
 export function ticketResponseBody(ticket: Ticket, duplicate: boolean, warnings: readonly TicketWarning[]) {
   return {
     ticket: ticket.number,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { wireTime, wireTimeText } from '../lib/wire-time.js';
 import type { Ticket } from './ticket-repository.js';
 
-// What the operator and support read of tickets (admin-api.md, Help desk: GET tickets): everything
+// What the operator and support read of tickets (docs/admin-rules.md, Help desk: GET tickets): everything
 // stored, cnpj and requester included, newest first, one page at a time.
 
 /** An example for the document (OpenAPI). */

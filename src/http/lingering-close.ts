@@ -23,7 +23,7 @@ export interface LingerBounds {
 }
 
 /**
- * The bounds of every listener (README, Connections and time limits). The answer arrives before the
+ * The bounds of every listener (docs/operations.md, Connections and time limits). The answer arrives before the
  * linger starts, and a client reads it within milliseconds; the bounds only keep a client that goes on
  * sending from holding the connection: 5 s at most, 1 s of silence (the per-IP limit's refusals had
  * that), 16 MiB read (an 8 MiB body sent whole fits twice).

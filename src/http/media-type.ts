@@ -1,6 +1,6 @@
 /**
  * True for a JSON media type as the ticket API accepts it: `application/json` or a `+json` suffix, in
- * lowercase, with no parameter but an optional `charset=utf-8` (helpdesk-ticket-api.md, POST ticket).
+ * lowercase, with no parameter but an optional `charset=utf-8` (docs/ticket-api.md, POST ticket).
  */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;

@@ -7,7 +7,7 @@ import { noteRequest } from '../observability/request-facts.js';
 
 // Gates that both public APIs put in their order of problems.
 
-/** Identity headers of the operator's other systems (DECISIONS, Both APIs); Node lower-cases names. */
+/** Identity headers of the operator's other systems (docs/api-conventions.md); Node lower-cases names. */
 const FOREIGN_CREDENTIAL_HEADERS = [
   'account-token',
   'api-token',
@@ -44,7 +44,7 @@ export async function limitBodySize(call: CallWithBody): Promise<Problem | undef
 
 /** 429 `rate_limited` for an IP blocked after wrong keys: real wait, no X-RateLimit-* headers. */
 export async function rejectBlockedIp(call: ApiCall & { ipBlock: IpBlock }): Promise<Problem | undefined> {
-  // Unmeasured when the shared store is unreachable: the call goes on (DECISIONS, Both APIs).
+  // Unmeasured when the shared store is unreachable: the call goes on (docs/api-conventions.md).
   const waitMs = await attempt(() => call.ipBlock.blockedFor(call.request.ip, call.now));
   if (waitMs === undefined || waitMs === 0) return undefined;
   noteRequest(call.request, { limit: 'ip_block' });

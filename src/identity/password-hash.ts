@@ -11,7 +11,7 @@ export interface PasswordHashCost {
   p: number;
 }
 
-/** What the service uses (OWASP's scrypt minimum is N = 2^17 with r = 8 at p = 1 — see README). */
+/** What the service uses (OWASP's scrypt minimum is N = 2^17 with r = 8 at p = 1 — see docs/back-office.md, Merchant panel). */
 const DEFAULT_PASSWORD_COST: PasswordHashCost = { logN: 15, r: 8, p: 1 };
 
 const KEY_LENGTH = 32;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // Keys are a prefix followed by 43 characters of base64url (32 random bytes); only a SHA-256 of the
-// whole key is stored, and a key is shown once (DECISIONS, Both APIs).
+// whole key is stored, and a key is shown once (docs/api-conventions.md).
 
 /** A new key with the given prefix (`gtes_` for partner systems, `gtpk_` for merchants). */
 export function generateApiKey(prefix: string): string {

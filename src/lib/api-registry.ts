@@ -1,5 +1,5 @@
 // Every part of the service a request can reach, said once: its name, where it lives (listener and path
-// prefix) and the label it is counted under (README, Metrics). The app routes by it, the request log and
+// prefix) and the label it is counted under (docs/operations.md, Metrics). The app routes by it, the request log and
 // the metrics label by it, the closing listeners pick each API's 503 by it (each domain supplies its own
 // refusal; the app pairs them), and the console and the route tables build their paths on it.
 

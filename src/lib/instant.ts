@@ -1,6 +1,6 @@
 import { daysFromCivil, isCalendarDay } from './calendar.js';
 
-// Instants as the back office receives them (pos-data-api.md, Conventions: the offset is mandatory).
+// Instants as the back office receives them (docs/pos-api.md, Conventions: the offset is mandatory).
 
 const INSTANT = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d\d):(\d\d))$/;
 

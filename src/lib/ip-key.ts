@@ -5,7 +5,7 @@ export const UNKNOWN_IP_KEY = 'unknown';
 
 /**
  * The key under which an address counts for IP limits: an IPv4 address as it is, an IPv6 address by
- * its /64 block (DECISIONS, Both APIs). IPv4-mapped IPv6 addresses count as their IPv4 address.
+ * its /64 block (docs/api-conventions.md). IPv4-mapped IPv6 addresses count as their IPv4 address.
  * No address (`undefined` or empty) counts as `unknown`.
  */
 export function ipBlockKey(address: string | undefined): string {

@@ -1,6 +1,7 @@
-// Unicode text rules shared by both public APIs and the back office (DECISIONS, Both APIs and Ticket API).
-// "Characters" are Unicode code points; "invisible or control characters" are categories Cc and Cf plus
-// U+2028/U+2029, except ZWNJ (U+200C) and ZWJ (U+200D); "spaces" are Unicode White_Space.
+// Unicode text rules shared by both public APIs and the back office (docs/api-conventions.md;
+// docs/ticket-api.md, Settled details). "Characters" are Unicode code points; "invisible or control
+// characters" are categories Cc and Cf plus U+2028/U+2029, except ZWNJ (U+200C) and ZWJ (U+200D); "spaces"
+// are Unicode White_Space.
 
 /** Invisible or control characters: Cc, Cf, U+2028/U+2029, except ZWNJ and ZWJ. */
 const invisible = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u2028\u2029]/gu;

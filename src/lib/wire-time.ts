@@ -3,8 +3,8 @@ import { z } from 'zod';
 // How instants leave the service, on both public APIs and the admin API.
 
 /**
- * An instant on the wire: UTC with `Z`, whole seconds, fractions dropped (DECISIONS, Both APIs: "Times on
- * the wire"; pos-data-api.md, Conventions: "Output dates: always UTC with `Z`"). `ms` is milliseconds
+ * An instant on the wire: UTC with `Z`, whole seconds, fractions dropped (docs/api-conventions.md: "Times on
+ * the wire"; docs/pos-api.md, Conventions: "Output dates: always UTC with `Z`"). `ms` is milliseconds
  * since the epoch: 1_795_694_400_250 → `2026-11-26T12:00:00Z`.
  */
 export function wireTime(ms: number): string {

@@ -5,7 +5,7 @@ import { sendProblem } from '../http/send-problem.js';
 import { CLOSING_RETRY_AFTER_SECONDS } from './closing-refusals.js';
 import type { Lifecycle } from './lifecycle.js';
 
-// A listener's part in the shutdown (README, Running a fleet: Shutdown). Fastify's own answer to a
+// A listener's part in the shutdown (docs/operations.md, Running a fleet: Shutdown). Fastify's own answer to a
 // request that reaches a closing instance (`return503OnClosing`) is a JSON body without `code`,
 // `Retry-After` or `X-Request-Id`; the instances turn it off and this guard answers instead.
 

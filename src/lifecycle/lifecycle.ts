@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 
-// Where the process is in its shutdown (README, Running a fleet: Shutdown), and the work it must let
+// Where the process is in its shutdown (docs/operations.md, Running a fleet: Shutdown), and the work it must let
 // finish before the stores close. Serving; then draining: /readyz answers 503 so that the balancer stops
 // sending, while requests are served as usual; then closing: the listeners take no new connection and
 // refuse what still arrives on kept-alive ones, while the work admitted before finishes.

@@ -3,9 +3,9 @@ import type { Db } from '../db/database.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 
-// Whether the process can serve (admin-api.md: GET /readyz, "database and shared store reachable"), and
-// whether it still wants to: a process that is shutting down says so at once, so that the balancer stops
-// sending before anything is refused (README, Running a fleet: Shutdown).
+// Whether the process can serve (docs/admin-rules.md: GET /readyz, "database and shared store reachable"),
+// and whether it still wants to: a process that is shutting down says so at once, so that the balancer stops
+// sending before anything is refused (docs/operations.md, Running a fleet: Shutdown).
 
 /** Whether a dependency answered, and why not when it did not. */
 export type Reach = { ok: true } | { ok: false; error: unknown };

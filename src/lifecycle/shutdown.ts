@@ -1,6 +1,6 @@
 import type { Lifecycle } from './lifecycle.js';
 
-// The shutdown a process behind a load balancer needs (README, Running a fleet: Shutdown): readiness
+// The shutdown a process behind a load balancer needs (docs/operations.md, Running a fleet: Shutdown): readiness
 // says 503 at once → requests are still served for the drain → the listeners close and refuse what
 // still arrives with 503 → the requests in progress finish → the rate-limit store and the databases
 // close → exit 0. Past the time limit: what is left is logged, exit 1.

@@ -1,4 +1,4 @@
-// A message of the transactional outbox (README, E-mail to merchants): what a domain writes, in the
+// A message of the transactional outbox (docs/back-office.md, E-mail to merchants): what a domain writes, in the
 // transaction of the change it tells about, and what a sender hands to the mail transport.
 
 /** A message to write to the outbox. */

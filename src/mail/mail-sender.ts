@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import type { MailTransport } from './mail-transport.js';
 import { claimDueMail, markMailFailed, markMailSent } from './outbox-repository.js';
 
-// The outbox's sender (README, E-mail to merchants): started with the server, stopped at its shutdown
+// The outbox's sender (docs/back-office.md, E-mail to merchants): started with the server, stopped at its shutdown
 // before the database closes. Every `pollMs` it takes the due messages with a lease, hands them to the
 // transport one by one, and records each outcome: sent, or failed with the next attempt after an
 // exponential backoff (`retryBaseMs` × 2^(attempt − 1), at most `retryMaxMs`), given up after

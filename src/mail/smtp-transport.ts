@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { MailTransport } from './mail-transport.js';
 
-// Delivery over SMTP with nodemailer (README, E-mail to merchants), to the server of `SMTP_URL`
+// Delivery over SMTP with nodemailer (docs/back-office.md, E-mail to merchants), to the server of `SMTP_URL`
 // (`smtp://user:password@host:587`, `smtps://…:465`; nodemailer reads the URL's query too, such as
 // `?tls.rejectUnauthorized=false`). Its time limits are shorter than nodemailer's defaults (two minutes to
 // connect, ten of silence), so that an attempt ends well within the sender's lease and a shutdown.

@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 import type { Config } from '../config.js';
 import { logSerializers } from './logger-options.js';
 
-// The process's logger (README, Logs): JSON lines on stdout, one per request and one per event of note;
+// The process's logger (docs/operations.md, Logs): JSON lines on stdout, one per request and one per event of note;
 // in development on a terminal, the same lines made readable by pino-pretty.
 
 /** Whether pino-pretty is installed: a development dependency, absent from a production install. */

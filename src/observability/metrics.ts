@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 import type { DatabaseObserver } from '../db/database.js';
 import type { ApiName, LimitKind } from './request-facts.js';
 
-// The Prometheus metrics of the service (README, Metrics), shown on the admin listener's GET /metrics.
+// The Prometheus metrics of the service (docs/operations.md, Metrics), shown on the admin listener's GET /metrics.
 // Each app has its own registry, so that test apps do not share counters; the process's own metrics
 // (prom-client's defaults: CPU, memory, event loop, GC) live in one registry per process, shown with it.
 

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { ApiName, Subject } from './request-facts.js';
 
-// The last refusals of a partner system or a merchant account (README, Why did my call fail), so that
+// The last refusals of a partner system or a merchant account (docs/operations.md, Why did my call fail), so that
 // support can answer "why did my call fail" from a request id without reading logs. Kept in the
 // rate-limit store: Redis when a fleet shares one (every process writes and reads the same lists), the
 // process's memory otherwise. Writing is never awaited by a request, and a failure to write is counted,

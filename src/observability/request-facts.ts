@@ -23,7 +23,7 @@ export const API_NAMES = [
 export type ApiName = (typeof API_NAMES)[number];
 
 /**
- * Which limit refused a call (README, Metrics): a system's rate, a merchant key's quota, an account's
+ * Which limit refused a call (docs/operations.md, Metrics): a system's rate, a merchant key's quota, an account's
  * ceiling, sales queries in progress, an IP blocked after wrong keys, too many unauthenticated calls from
  * an IP, the absolute ceiling of a key text, the documentation pages of an IP, or the shared store being
  * unreachable where the contract answers 503.

@@ -6,9 +6,9 @@ import type { RefusalLog } from './refusal-log.js';
 import type { Traffic } from './traffic.js';
 import { factsOf, type ApiName } from './request-facts.js';
 
-// What happens once a request is answered, on both listeners: it is counted (README, Metrics; and per
-// minute for the fleet, README, Traffic by minute), logged in one line (README, Logs) and, when it was a
-// refusal of a known system or account, added to that subject's last refusals (README, Why did my call
+// What happens once a request is answered, on both listeners: it is counted (docs/operations.md, Metrics; and per
+// minute for the fleet, docs/operations.md, Traffic by minute), logged in one line (docs/operations.md, Logs) and, when it was a
+// refusal of a known system or account, added to that subject's last refusals (docs/operations.md, Why did my call
 // fail). The line carries identifiers only: never a key (the URL's are redacted), a key hash, a body, or
 // a requester's name or contact.
 

@@ -17,12 +17,12 @@ import {
 import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';
 import { SchemaComponents, type Json } from './schema-components.js';
 
-// The OpenAPI document of the partner help-desk ticket API (helpdesk-ticket-api.md), generated from its
+// The OpenAPI document of the partner help-desk ticket API (docs/ticket-api.md), generated from its
 // route table (ticket-routes.ts), its order of problems (ticketApiGates) and its limits.
 
 const SECURITY = 'partnerKey';
 
-/** A system's defaults when the operator sets nothing (admin-api.md: PUT systems). */
+/** A system's defaults when the operator sets nothing (docs/admin-rules.md: PUT systems). */
 const systemDefaults = systemInput.pick({ rate_limit_per_minute: true, key_grace_seconds: true }).parse({});
 
 /** One line per gate of `ticketApiGates`, in the contract's words (Authentication: order of problems). */
@@ -121,7 +121,7 @@ function onlyBeforeRateCheck(codes: readonly ProblemCode[]): boolean {
   return codes.length > 0 && codes.every((code) => code === 'conflicting_credentials');
 }
 
-/** When each code is answered (helpdesk-ticket-api.md, Errors: the Condition column). */
+/** When each code is answered (docs/ticket-api.md, Errors: the Condition column). */
 const CONDITIONS: Partial<Record<ProblemCode, string>> = {
   conflicting_credentials:
     'A header of another system’s authentication was sent. Before the key, not counted in the limit.',

@@ -6,7 +6,7 @@ import type { Json } from './schema-components.js';
 // and the refusals of an operation grouped by status, each with its known codes (open text: listed in
 // the description and in the `x-problem-codes` extension) and an example per code from the catalogue.
 
-/** The response headers the documents describe (helpdesk-ticket-api.md and pos-data-api.md, Limits). */
+/** The response headers the documents describe (docs/ticket-api.md and docs/pos-api.md, Limits). */
 export const DOCUMENTED_HEADERS = {
   'X-Request-Id': {
     description: 'Made by the server for every response of the API (a client’s own header is not trusted).',

@@ -24,7 +24,7 @@ import type { RefusalContext, RefusalStyle, ResponseHeaders } from './operation-
 import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';
 import { SchemaComponents, type Json } from './schema-components.js';
 
-// The OpenAPI document of the point-of-sale data API (pos-data-api.md), generated from its route table
+// The OpenAPI document of the point-of-sale data API (docs/pos-api.md), generated from its route table
 // (pos-routes.ts), the parameter tables of query-params.ts, its order of problems (posApiGates) and
 // its limits (pos-limits.ts).
 
@@ -141,7 +141,7 @@ function description(): string {
   ].join('\n\n');
 }
 
-/** A query parameter of a route's table as an OpenAPI parameter (pos-data-api.md, the route's table). */
+/** A query parameter of a route's table as an OpenAPI parameter (docs/pos-api.md, the route's table). */
 function queryParameter(param: ParamSpec, spec: RouteQuerySpec): Json {
   const period = spec.periods.find((p) => p.from === param.name || p.to === param.name);
   const partner = period === undefined ? undefined : period.from === param.name ? period.to : period.from;
@@ -228,7 +228,7 @@ function refusalHeaders(refusal: RefusalContext): ResponseHeaders {
   return headers;
 }
 
-/** When each code is answered (pos-data-api.md, Errors: the Condition column). */
+/** When each code is answered (docs/pos-api.md, Errors: the Condition column). */
 const CONDITIONS: Partial<Record<ProblemCode, string>> = {
   conflicting_credentials: 'An identity header of another system was sent; before the key, not counted.',
   invalid_token:

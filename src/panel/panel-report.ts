@@ -2,14 +2,14 @@ import { addMonths, dayAt, formatDay, parseDay, startOfDay, type CalendarDay } f
 import { csvDocument, csvFigure } from '../lib/csv-document.js';
 import type { SalesByPaymentMethod } from '../pos/sales/sales-query.js';
 
-// The period of the panel's two financial reports (issue 13; pos-data-api.md: "The panel works in
+// The period of the panel's two financial reports (issue 13; docs/pos-api.md: "The panel works in
 // UTC-03:00 and includes the last second"): days chosen in UTC-03:00, from the first day's 00:00 to the
 // day after the last at 00:00 (-03:00), the same period the API is asked for. Quick periods are counted
 // from today there.
 
 /** The panel's days are days of UTC-03:00. */
 const PANEL_OFFSET_MS = -3 * 3_600_000;
-/** The API's longest period without an event (pos-data-api.md, Limits). */
+/** The API's longest period without an event (docs/pos-api.md, Limits). */
 const MAX_PERIOD_DAYS = 120;
 const DAY_MS = 86_400_000;
 

@@ -21,7 +21,7 @@ const OPERATIONS: readonly Operation[] = [
 ];
 
 /**
- * The store with every operation timed and its failures counted (README, Metrics: the rate-limit store's
+ * The store with every operation timed and its failures counted (docs/operations.md, Metrics: the rate-limit store's
  * round-trip time and errors). What the store answers, or how it fails, is passed on unchanged.
  */
 export function measuredStore(store: RateLimitStore, meter: StoreMeter): RateLimitStore {

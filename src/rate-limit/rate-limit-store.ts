@@ -108,7 +108,7 @@ export interface RateLimitStore {
 /**
  * Runs a store operation; `undefined` when the store failed (a shared store unreachable or too slow).
  * The callers then go on without measuring, and without `X-RateLimit-*` headers, except the sales
- * queries, which answer 503 (DECISIONS, POS data API). The store reports its own outages in the log.
+ * queries, which answer 503 (docs/pos-api.md, Settled details). The store reports its own outages in the log.
  */
 export async function attempt<T>(operation: () => Promise<T>): Promise<T | undefined> {
   try {

@@ -17,7 +17,7 @@ import {
 } from '../helper.js';
 import { HD, POS } from './fixtures.js';
 
-// The admin route table is the back office's contract as data (admin-api.md): every operation once,
+// The admin route table is the back office's contract as data (docs/admin-rules.md): every operation once,
 // registered on the admin listener as declared, and every happy answer described exactly by its schema
 // (strict objects: an undocumented member fails).
 
@@ -102,7 +102,7 @@ describeEachDialect('admin route table against the admin listener', (dialect) =>
     }
   });
 
-  it('each route answers the tokens as its access level says (admin-api.md, intro)', async () => {
+  it('each route answers the tokens as its access level says (docs/admin-rules.md, intro)', async () => {
     for (const route of adminRoutes) {
       const url = route.path.replace(/\{[^}]+\}/g, 'x1');
       const anonymous = await adminAs(t, undefined, route.method, url);

@@ -4,8 +4,8 @@ import { bodyOf } from '../expect-http.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { asOperator, HD, POS } from './fixtures.js';
 
-// PUT creates or replaces the resource named in its path (admin-api.md, intro: "PUT creates or replaces
-// … 200 with the stored resource (201 when created)"). Calls that race on one new id are still one
+// PUT creates or replaces the resource named in its path (docs/admin-rules.md, intro: "PUT creates or
+// replaces … 200 with the stored resource (201 when created)"). Calls that race on one new id are still one
 // creation and replacements: one atomic upsert each, never a 5xx. On PostgreSQL the harness's pool
 // (5 connections) makes the calls really concurrent; SQLite serialises them on its one connection.
 
@@ -161,7 +161,7 @@ const kinds: PutKind[] = [
 describeEachDialect('admin API, concurrent PUTs of one id', (dialect) => {
   const t = useTestApp(dialect);
 
-  describe('PUT is one atomic upsert (admin-api.md, intro: "PUT creates or replaces", 201 when created)', () => {
+  describe('PUT is one atomic upsert (docs/admin-rules.md, intro: "PUT creates or replaces", 201 when created)', () => {
     for (const kind of kinds) {
       it(`${kind.name}: ${PARALLEL} parallel PUTs of a new id, ${ROUNDS} rounds: one 201 in round 1, the rest 200, never a 5xx`, async () => {
         await kind.prepare?.(t);

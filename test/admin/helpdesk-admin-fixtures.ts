@@ -3,7 +3,7 @@ import { bodyOf } from '../expect-http.js';
 import type { TestApp } from '../helper.js';
 import { asOperator, HD } from './fixtures.js';
 
-// The help-desk back-office suites' catalog and calls (admin-api.md, Help desk).
+// The help-desk back-office suites' catalog and calls (docs/admin-rules.md, Help desk).
 
 /** The minimal catalog a system needs: a type, a priority, two categories. */
 export async function seedCatalog(t: TestApp): Promise<void> {

@@ -5,7 +5,7 @@ import { bodyOf, expectProblem } from '../expect-http.js';
 import { asOperator, expectInvalid, HD } from './fixtures.js';
 import { list, seedCatalog } from './helpdesk-admin-fixtures.js';
 
-// The help-desk half of the back office refusing bad input (admin-api.md: intro, Help desk): 422
+// The help-desk half of the back office refusing bad input (docs/admin-rules.md: intro, Help desk): 422
 // validation_failed naming the field, 400 for broken JSON, 404 for what does not exist, never a 5xx, and
 // a refusal changes nothing.
 

@@ -5,7 +5,7 @@ import { getOptions, postTicket, seedHelpdesk, ticket } from '../helpdesk/fixtur
 import { asOperator, HD, ISO_SECONDS } from './fixtures.js';
 import { list, rotate, seedCatalog } from './helpdesk-admin-fixtures.js';
 
-// The help-desk half of the back office when the operator's calls succeed (admin-api.md: intro, Help
+// The help-desk half of the back office when the operator's calls succeed (docs/admin-rules.md: intro, Help
 // desk): PUT semantics with defaults, keys shown once and their rotation, the ticket listing and the
 // maintenance switch.
 
@@ -169,7 +169,7 @@ describeEachDialect('admin API, help desk', (dialect) => {
     });
   });
 
-  describe('keys (admin-api.md: rotate, stop-previous; DECISIONS: shown once, only a hash stored)', () => {
+  describe('keys (docs/admin-rules.md: rotate, stop-previous; docs/api-conventions.md, Keys: shown once, only a hash stored)', () => {
     it('rotate issues a gtes_ key of 48 characters, previous_valid_until null on the first key', async () => {
       await seedCatalog(t);
       await t.admin('PUT', `${HD}/systems/alpha`, { name: 'Alpha', default_category_id: 10 });

@@ -7,7 +7,7 @@ import { getOptions, seedHelpdesk } from '../helpdesk/fixtures.js';
 import { asOperator, HD } from './fixtures.js';
 import { list, rotate, seedCatalog } from './helpdesk-admin-fixtures.js';
 
-// Who may use the help-desk half of the back office (admin-api.md, intro): the operator's token, the
+// Who may use the help-desk half of the back office (docs/admin-rules.md, intro): the operator's token, the
 // support token's few rights, 401 and 403, keys and their hashes never shown, and the health and metrics
 // routes.
 
@@ -16,7 +16,7 @@ type Body = Record<string, unknown>;
 describeEachDialect('admin API, help desk: tokens and roles', (dialect) => {
   const t = useTestApp(dialect);
 
-  describe('authentication and roles (admin-api.md, intro)', () => {
+  describe('authentication and roles (docs/admin-rules.md, intro)', () => {
     it('absent or wrong token: 401 problem+json with WWW-Authenticate, nothing written', async () => {
       for (const token of [
         undefined,
@@ -94,7 +94,7 @@ describeEachDialect('admin API, help desk: tokens and roles', (dialect) => {
     });
   });
 
-  describe('keys (admin-api.md: rotate, stop-previous; DECISIONS: shown once, only a hash stored)', () => {
+  describe('keys (docs/admin-rules.md: rotate, stop-previous; docs/api-conventions.md, Keys: shown once, only a hash stored)', () => {
     it('systems never show keys or their hashes', async () => {
       await seedCatalog(t);
       await t.admin('PUT', `${HD}/systems/alpha`, { name: 'Alpha', default_category_id: 10 });

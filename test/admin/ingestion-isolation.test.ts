@@ -13,7 +13,7 @@ import {
   type ProbeKeys,
 } from './upload-fixtures.js';
 
-// A receipts upload does not stop the public APIs (admin-api.md, Point of sale: POST receipts; issue
+// A receipts upload does not stop the public APIs (docs/admin-rules.md, Point of sale: POST receipts; issue
 // "Steady under faults and abuse", finding 1). Measured before: on SQLite, a ping sent one second into a
 // 300,000-receipt upload waited 14.7 s, because the upload held the database's one connection for its
 // whole transaction. The upload is now staged outside the database and applied in one short transaction,

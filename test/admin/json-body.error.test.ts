@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, describeEachDialect, useTestApp, type TestApp } from '../h
 import { asOperator, HD } from './fixtures.js';
 
 // The admin API's JSON bodies are UTF-8 text (RFC 8259, 8.1), as the public APIs require: a body that is
-// not valid UTF-8 is refused with 400 `malformed_json` saying so, and changes nothing (admin-api.md:
+// not valid UTF-8 is refused with 400 `malformed_json` saying so, and changes nothing (docs/admin-rules.md:
 // bad input changes nothing). Decoded leniently, its bytes were stored as U+FFFD.
 
 /** `{"name":"Acme <0xff 0xfe> Ltda"}`: JSON whose string holds two bytes that are not UTF-8. */

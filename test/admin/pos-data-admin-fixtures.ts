@@ -4,7 +4,8 @@ import { findReceipt } from '../../src/pos/receipts/receipt-repository.js';
 import { ADMIN_TOKEN, type TestApp } from '../helper.js';
 import { asOperator, POS } from './fixtures.js';
 
-// The point-of-sale data back-office suites' accounts, receipts and calls (admin-api.md, Point of sale).
+// The point-of-sale data back-office suites' accounts, receipts and calls (docs/admin-rules.md, Point of
+// sale).
 
 export const ACCOUNT = `${POS}/accounts/acme`;
 export const RECEIPTS = `${ACCOUNT}/receipts`;

@@ -14,14 +14,14 @@ import {
   stored,
 } from './pos-data-admin-fixtures.js';
 
-// The point-of-sale data half of the back office refusing bad input (admin-api.md: intro, Point of sale):
-// identifiers, time zones, instants, money and receipts that name what to fix (the receipt's index, the
-// NDJSON line), 404 for what does not exist, and nothing stored.
+// The point-of-sale data half of the back office refusing bad input (docs/admin-rules.md: intro, Point of
+// sale): identifiers, time zones, instants, money and receipts that name what to fix (the receipt's index,
+// the NDJSON line), 404 for what does not exist, and nothing stored.
 
 describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
   const t = useTestApp(dialect);
 
-  describe('accounts (admin-api.md, Point of sale: PUT accounts/{id} {name, currency="BRL", active=true})', () => {
+  describe('accounts (docs/admin-rules.md, Point of sale: PUT accounts/{id} {name, currency="BRL", active=true})', () => {
     it('currency must be 3 uppercase letters; name required; unknown fields refused: 422, nothing stored', async () => {
       for (const currency of ['brl', 'BR', 'BRLX', 'R$', 986]) {
         expectInvalidParam(await asOperator(t, 'PUT', ACCOUNT, { name: 'Acme', currency }), 'body.currency');
@@ -42,7 +42,7 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
     });
   });
 
-  describe('identifiers (admin-api.md intro: ^[A-Za-z0-9]{1,64}$ for accounts, places, events, receipts)', () => {
+  describe('identifiers (docs/admin-rules.md intro: ^[A-Za-z0-9]{1,64}$ for accounts, places, events, receipts)', () => {
     it('an account, place or event id of another shape: 422 naming the path parameter', async () => {
       await seed(t);
       for (const bad of ['a-b', 'a_b', 'ação', 'x'.repeat(65), 'a.b', 'a%20b']) {
@@ -75,7 +75,7 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
     });
   });
 
-  describe('places (admin-api.md, Point of sale: {name=null, timezone, active=null}, IANA zone checked)', () => {
+  describe('places (docs/admin-rules.md, Point of sale: {name=null, timezone, active=null}, IANA zone checked)', () => {
     it('timezone: IANA names accepted, unknown or non-canonical names refused with 422', async () => {
       await t.admin('PUT', ACCOUNT, { name: 'Acme' });
       for (const zone of [
@@ -130,7 +130,7 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
     });
   });
 
-  describe('events (admin-api.md, Point of sale: {name, starts_at=null, ends_at=null, active=true, registered_at=now})', () => {
+  describe('events (docs/admin-rules.md, Point of sale: {name, starts_at=null, ends_at=null, active=true, registered_at=now})', () => {
     it('instants without offset, impossible dates, ends_at before starts_at: 422 naming the field', async () => {
       await seed(t);
       const url = `${ACCOUNT}/places/p1/events/e3`;
@@ -187,7 +187,7 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
     });
   });
 
-  describe('receipts (admin-api.md, Point of sale: POST accounts/{account}/receipts, upsert by id)', () => {
+  describe('receipts (docs/admin-rules.md, Point of sale: POST accounts/{account}/receipts, upsert by id)', () => {
     it('receipts: kind is a required key that may be null; status, occurred_at, payment_method, brand checked', async () => {
       await seed(t);
       const { kind: _kind, ...withoutKind } = receipt('r1');
@@ -259,7 +259,7 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
       });
     });
 
-    it('receipts: a bad receipt rejects the whole call with its index, nothing stored (admin-api.md, Point of sale)', async () => {
+    it('receipts: a bad receipt rejects the whole call with its index, nothing stored (docs/admin-rules.md, Point of sale)', async () => {
       await seed(t);
       await postReceipts(t, [receipt('old', { amount: '1.00' })]);
       const batch = Array.from({ length: 1500 }, (_, i) => receipt(`n${i}`));
@@ -329,7 +329,7 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
     });
   });
 
-  describe('receipts as NDJSON (admin-api.md, Point of sale: application/x-ndjson of any length)', () => {
+  describe('receipts as NDJSON (docs/admin-rules.md, Point of sale: application/x-ndjson of any length)', () => {
     it('a bad line rejects the whole call with its 1-based line number (blank lines counted), nothing stored', async () => {
       await seed(t);
       const lines = ndjson(22_000, (n) =>

@@ -14,16 +14,16 @@ import {
   stored,
 } from './pos-data-admin-fixtures.js';
 
-// The point-of-sale data half of the back office when the operator's calls succeed (admin-api.md, Point
-// of sale; pos-data-api.md, Conventions and "What counts toward the total"): accounts, places, events and
-// receipts with PUT semantics, instants, exact money, and the receipts upsert in JSON and NDJSON.
+// The point-of-sale data half of the back office when the operator's calls succeed (docs/admin-rules.md,
+// Point of sale; docs/pos-api.md, Conventions and "What counts toward the total"): accounts, places, events
+// and receipts with PUT semantics, instants, exact money, and the receipts upsert in JSON and NDJSON.
 
 type Body = Record<string, unknown>;
 
 describeEachDialect('admin API, point of sale data', (dialect) => {
   const t = useTestApp(dialect);
 
-  describe('accounts (admin-api.md, Point of sale: PUT accounts/{id} {name, currency="BRL", active=true})', () => {
+  describe('accounts (docs/admin-rules.md, Point of sale: PUT accounts/{id} {name, currency="BRL", active=true})', () => {
     it('PUT creates with the defaults (201), replaces (200) keeping created_at; GET lists and shows', async () => {
       const created = await asOperator(t, 'PUT', ACCOUNT, { name: 'Acme Bares' });
       expect(created.statusCode).toBe(201);
@@ -48,7 +48,7 @@ describeEachDialect('admin API, point of sale data', (dialect) => {
     });
   });
 
-  describe('places (admin-api.md, Point of sale: {name=null, timezone, active=null}, IANA zone checked)', () => {
+  describe('places (docs/admin-rules.md, Point of sale: {name=null, timezone, active=null}, IANA zone checked)', () => {
     it('PUT creates with name and active null (201), replaces (200); GET lists the account’s places', async () => {
       await t.admin('PUT', ACCOUNT, { name: 'Acme' });
       const created = await asOperator(t, 'PUT', `${ACCOUNT}/places/p1`, { timezone: 'America/Sao_Paulo' });
@@ -76,7 +76,7 @@ describeEachDialect('admin API, point of sale data', (dialect) => {
     });
   });
 
-  describe('events (admin-api.md, Point of sale: {name, starts_at=null, ends_at=null, active=true, registered_at=now})', () => {
+  describe('events (docs/admin-rules.md, Point of sale: {name, starts_at=null, ends_at=null, active=true, registered_at=now})', () => {
     it('PUT creates with the defaults; instants with an offset are stored as ms and shown in UTC with Z', async () => {
       await seed(t);
       const created = await asOperator(t, 'PUT', `${ACCOUNT}/places/p1/events/e2`, {
@@ -105,7 +105,7 @@ describeEachDialect('admin API, point of sale data', (dialect) => {
       expect(row.registered_at).toBe(t.clock.now());
     });
 
-    it('name_folded: NFD, combining marks removed, lower-cased (DECISIONS, event search)', async () => {
+    it('name_folded: NFD, combining marks removed, lower-cased (docs/pos-api.md, Settled details: event search)', async () => {
       await seed(t);
       await t.admin('PUT', `${ACCOUNT}/places/p1/events/e2`, { name: 'ÁRRAIÁ do Zé Ção' });
       const row = await t.db
@@ -139,7 +139,7 @@ describeEachDialect('admin API, point of sale data', (dialect) => {
     });
   });
 
-  describe('receipts (admin-api.md, Point of sale: POST accounts/{account}/receipts, upsert by id)', () => {
+  describe('receipts (docs/admin-rules.md, Point of sale: POST accounts/{account}/receipts, upsert by id)', () => {
     it('receipts: inserted with their defaults; counts {inserted, updated, unchanged}; counted derived from the rules', async () => {
       await seed(t);
       const response = await postReceipts(t, [
@@ -280,7 +280,7 @@ describeEachDialect('admin API, point of sale data', (dialect) => {
     });
   });
 
-  describe('receipts as NDJSON (admin-api.md, Point of sale: application/x-ndjson of any length)', () => {
+  describe('receipts as NDJSON (docs/admin-rules.md, Point of sale: application/x-ndjson of any length)', () => {
     it('25,000 lines streamed are read line by line and stored in one call', async () => {
       await seed(t);
       const lines = ndjson(25_000, (n) =>

@@ -5,15 +5,15 @@ import { expectProblem } from '../expect-http.js';
 import { POS } from './fixtures.js';
 import { ACCOUNT, receipt, receiptCount, RECEIPTS, seed } from './pos-data-admin-fixtures.js';
 
-// Who may use the point-of-sale data half of the back office (admin-api.md, intro): support may only list
-// and revoke keys, so it gets 403 here; no token gets 401.
+// Who may use the point-of-sale data half of the back office (docs/admin-rules.md, intro): support may only
+// list and revoke keys, so it gets 403 here; no token gets 401.
 
 type Body = Record<string, unknown>;
 
 describeEachDialect('admin API, point of sale data: tokens and roles', (dialect) => {
   const t = useTestApp(dialect);
 
-  describe('support token (admin-api.md intro: support may only list and revoke keys)', () => {
+  describe('support token (docs/admin-rules.md intro: support may only list and revoke keys)', () => {
     it('support gets 403 forbidden on these writes and reads, and nothing changes', async () => {
       await seed(t);
       const refused: [InjectOptions['method'], string, unknown?][] = [

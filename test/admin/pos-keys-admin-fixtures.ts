@@ -4,8 +4,8 @@ import { bodyOf } from '../expect-http.js';
 import type { TestApp } from '../helper.js';
 import { asOperator, POS } from './fixtures.js';
 
-// The merchants' keys back-office suites' accounts, calls and key outcomes (admin-api.md, Point of sale;
-// pos-data-api.md, States and transitions). What a presented key is worth is checked through the key
+// The merchants' keys back-office suites' accounts, calls and key outcomes (docs/admin-rules.md, Point of
+// sale; docs/pos-api.md, States and transitions). What a presented key is worth is checked through the key
 // service's `verify`, the look-up the public API uses.
 
 type Body = Record<string, unknown>;

@@ -15,9 +15,9 @@ import {
   WORKS,
 } from './pos-keys-admin-fixtures.js';
 
-// Merchants' API keys in the back office refusing what it must (admin-api.md, Point of sale): 422 naming
-// the field, 404 for a key or account that does not exist, 409 for the limit of 20 active keys and for a
-// revoked or expired key; a refusal changes nothing.
+// Merchants' API keys in the back office refusing what it must (docs/admin-rules.md, Point of sale): 422
+// naming the field, 404 for a key or account that does not exist, 409 for the limit of 20 active keys and for
+// a revoked or expired key; a refusal changes nothing.
 
 type Body = Record<string, unknown>;
 

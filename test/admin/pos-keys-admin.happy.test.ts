@@ -19,8 +19,8 @@ import {
   WORKS,
 } from './pos-keys-admin-fixtures.js';
 
-// Merchants' API keys in the back office when the operator's calls succeed (admin-api.md, Point of sale;
-// pos-data-api.md, States and transitions): validity dates, rotation and its grace on the manual clock,
+// Merchants' API keys in the back office when the operator's calls succeed (docs/admin-rules.md, Point of
+// sale; docs/pos-api.md, States and transitions): validity dates, rotation and its grace on the manual clock,
 // pause, reactivation, revocation and edits, and what each leaves a presented key worth.
 
 describeEachDialect('admin API, merchants’ API keys', (dialect) => {

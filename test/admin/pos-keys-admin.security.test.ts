@@ -13,7 +13,7 @@ import {
   snapshot,
 } from './pos-keys-admin-fixtures.js';
 
-// Who may see and stop merchants' API keys (admin-api.md, intro and Point of sale; pos-data-api.md,
+// Who may see and stop merchants' API keys (docs/admin-rules.md, intro and Point of sale; docs/pos-api.md,
 // States and transitions): support may list and revoke, nothing else; no token gets 401; listings never
 // show a key or its hash; a deactivated owner account stops its keys.
 

@@ -13,7 +13,7 @@ import {
   stored,
 } from './pos-data-admin-fixtures.js';
 
-// The receipts route reads its body as it arrives, in both forms (admin-api.md, Point of sale: POST
+// The receipts route reads its body as it arrives, in both forms (docs/admin-rules.md, Point of sale: POST
 // receipts; issue "Steady under faults and abuse", findings 3 and 4): the JSON form is streamed receipt
 // by receipt with its whole-body answers unchanged, a body that is not UTF-8 is refused instead of
 // stored with U+FFFD, and every other admin route reads at most 1 MiB.
@@ -48,7 +48,7 @@ function lazyBatch(total: number, item: (n: number) => string): Readable {
 describeEachDialect('admin API, receipts upload bodies', (dialect) => {
   const t = useTestApp(dialect);
 
-  describe('the JSON form, read as a stream (admin-api.md, Point of sale: {receipts: [...]} up to 10,000)', () => {
+  describe('the JSON form, read as a stream (docs/admin-rules.md, Point of sale: {receipts: [...]} up to 10,000)', () => {
     it('what the whole body decides comes first and is answered as before: 400 malformed_json, then its shape (422 body.…), then the account (404), then the first bad receipt', async () => {
       await seed(t);
       const one = JSON.stringify(receipt('r1'));
@@ -149,7 +149,7 @@ describeEachDialect('admin API, receipts upload bodies', (dialect) => {
     });
   });
 
-  describe('receipts sent again within one upload (admin-api.md, Point of sale: the later one wins)', () => {
+  describe('receipts sent again within one upload (docs/admin-rules.md, Point of sale: the later one wins)', () => {
     it('versions of one id far apart (staged in different chunks) count as if sent one after another, and the last one is stored', async () => {
       await seed(t);
       await t.admin('POST', RECEIPTS, { receipts: [receipt('s1', { amount: '1.00' })] });

@@ -3,7 +3,7 @@ import { bodyOf } from '../expect-http.js';
 import type { TestApp } from '../helper.js';
 import { asOperator } from './fixtures.js';
 
-// The staff user suites' calls (README, Staff users): the path, a user created through the admin API,
+// The staff user suites' calls (docs/back-office.md, Staff users): the path, a user created through the admin API,
 // and the token of a set-password link.
 
 /** The staff users of the admin API. */

@@ -4,7 +4,7 @@ import { describeEachDialect, useTestApp } from '../helper.js';
 import { asOperator, expectInvalidParam } from './fixtures.js';
 import { createStaffUser, STAFF, tokenOf } from './staff-admin-fixtures.js';
 
-// Staff users in the back office refusing what they must (README, Staff users; admin-api.md, intro):
+// Staff users in the back office refusing what they must (docs/back-office.md, Staff users; docs/admin-rules.md, intro):
 // 422 naming the field, 409 for an address that is taken, a disabled user's link or the last operator who
 // can sign in, 404 for a user that does not exist; a refusal changes nothing and records nothing.
 

@@ -4,7 +4,7 @@ import { describeEachDialect, useTestApp } from '../helper.js';
 import { asOperator, ISO_SECONDS } from './fixtures.js';
 import { createStaffUser, STAFF, tokenOf } from './staff-admin-fixtures.js';
 
-// Staff users through the admin API (README, Staff users): the operator creates one with a role and is
+// Staff users through the admin API (docs/back-office.md, Staff users): the operator creates one with a role and is
 // answered the one-time link (72 hours) to hand over, lists them, issues a fresh link, disables one.
 
 const PASSWORD = 'uma frase longa e segura';

@@ -4,7 +4,7 @@ import { describeEachDialect, useTestApp } from '../helper.js';
 import { asSupport } from './fixtures.js';
 import { ACTIONS, createStaffUser, STAFF } from './staff-admin-fixtures.js';
 
-// Who may manage staff users and read the back-office log (README, Staff users): the operator's token
+// Who may manage staff users and read the back-office log (docs/back-office.md, Staff users): the operator's token
 // only; support gets 403 and changes nothing, no token 401.
 
 describeEachDialect('admin API, staff users: tokens and roles', (dialect) => {

@@ -10,9 +10,9 @@ import type { Dialect, TestApp } from '../helper.js';
 import { seedPos } from '../pos/fixtures.js';
 import { publicRequest } from '../request.js';
 
-// What the suites about uploads and the public APIs share (admin-api.md, Point of sale: POST receipts):
-// a database as production has it (SQLite in a file, so that the public reads get a connection of their
-// own; PostgreSQL with its pool), an account and a partner system to call the public APIs with, and
+// What the suites about uploads and the public APIs share (docs/admin-rules.md, Point of sale: POST
+// receipts): a database as production has it (SQLite in a file, so that the public reads get a connection of
+// their own; PostgreSQL with its pool), an account and a partner system to call the public APIs with, and
 // latency figures.
 
 /** The receipts URL of the fixture account (`acme`, place P1, as seedPos writes it). */

@@ -16,7 +16,7 @@ import {
 // connection for ever; on SQLite every public call then timed out, on PostgreSQL ten of them took the
 // whole pool (every public call 500 after 5 s). Now the body is staged without a connection while it
 // arrives, and an upload idle for UPLOAD_IDLE_TIMEOUT_MS or longer than UPLOAD_TIMEOUT_MS is answered
-// 408 `request_timeout`, nothing stored (admin-api.md, Point of sale: POST receipts).
+// 408 `request_timeout`, nothing stored (docs/admin-rules.md, Point of sale: POST receipts).
 
 const IDLE_MS = 1500;
 /** More uploads than the test pool's five PostgreSQL connections. */

@@ -9,7 +9,7 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { timeUntil } from '../support/timing.js';
 import { inFile, receiptLines, UPLOAD_URL } from './upload-fixtures.js';
 
-// The last step of a receipts upload (README, Point of sale: receipts) runs under a time limit of its own,
+// The last step of a receipts upload (docs/back-office.md, Point of sale: receipts) runs under a time limit of its own,
 // UPLOAD_WRITE_TIMEOUT_MS; an upload that cannot finish it (the limit passed, the database gone) gets a
 // 503 that says why (operation importPosReceipts: upload_write_timeout, upload_interrupted), never a 500,
 // and nothing of it is stored.

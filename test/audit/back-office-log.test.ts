@@ -18,7 +18,7 @@ import {
   type TestApp,
 } from '../helper.js';
 
-// The back-office action log (README, Staff users): every successful change made through the admin API
+// The back-office action log (docs/back-office.md, Staff users): every successful change made through the admin API
 // or the CLI is recorded once, by the registrar, with the token's role, the channel and the IP, the
 // operation, its target and what was sent; reads and refusals are not; the answer's body (a key shown
 // once) never is; a log that cannot be written changes no answer. The console's own actions are recorded

@@ -4,7 +4,7 @@ import { seedCatalog } from '../admin/helpdesk-admin-fixtures.js';
 import { bodyOf } from '../expect-http.js';
 import type { TestApp } from '../helper.js';
 
-// The key audit suites' calls (README, Audit trail and last use): a page of the trail as the back office
+// The key audit suites' calls (docs/back-office.md, Audit trail and last use): a page of the trail as the back office
 // reads it, and the systems whose keys it records.
 
 type Body = Record<string, unknown>;

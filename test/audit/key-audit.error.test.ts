@@ -5,7 +5,7 @@ import { expectInvalidParam } from '../admin/fixtures.js';
 import { createKey, seedAccounts } from '../admin/pos-keys-admin-fixtures.js';
 import { HD, POS } from './key-audit-fixtures.js';
 
-// Readings of the key audit trail that are refused (README, Audit trail and last use): 404 for a system,
+// Readings of the key audit trail that are refused (docs/back-office.md, Audit trail and last use): 404 for a system,
 // account or key that does not exist, 422 naming the query parameter to fix.
 
 describeEachDialect('key audit trail, refusals', (dialect) => {

@@ -4,7 +4,7 @@ import { bodyOf } from '../expect-http.js';
 import { act, createKey, DAY, HOUR, rotate, seedAccounts } from '../admin/pos-keys-admin-fixtures.js';
 import { auditPage, eventNames, HD, POS, rotateSystem, seedSystem } from './key-audit-fixtures.js';
 
-// The key audit trail through the admin API (README, Audit trail and last use): each lifecycle event of
+// The key audit trail through the admin API (docs/back-office.md, Audit trail and last use): each lifecycle event of
 // both kinds of key with who (the token's role, the channel, the IP), when and what changed; newest first
 // with a cursor; expiries and ends of grace recorded once at their real instant.
 
@@ -75,7 +75,7 @@ describeEachDialect('key audit trail', (dialect) => {
         previous_valid_until: '2026-11-21T12:00:02Z',
         older_previous_ended: false,
       });
-      // The pause ended the previous key's grace at once (pos-data-api.md, States).
+      // The pause ended the previous key's grace at once (docs/pos-api.md, States).
       expect(paused?.details).toEqual({ previous_key_ended: true });
       expect(invalidating?.details).toEqual({
         invalidate_current: true,

@@ -4,7 +4,7 @@ import { bodyOf } from '../expect-http.js';
 import { act, createKey, keyOf, rotate, seedAccounts } from '../admin/pos-keys-admin-fixtures.js';
 import { HD, rotateSystem, seedSystem } from './key-audit-fixtures.js';
 
-// The last use of each key (README, Audit trail and last use): marked in memory by the public APIs when a
+// The last use of each key (docs/back-office.md, Audit trail and last use): marked in memory by the public APIs when a
 // key is accepted, written by the flush at most once a minute per key, current and previous key apart,
 // as greatest(stored, marked) so that the processes of a fleet never move it back.
 

@@ -267,7 +267,7 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     const nothing = await cli('keys', 'edit', 'keyacct', id);
     expect(nothing.code).toBe(2);
 
-    // The trail of those actions, newest first, each through the CLI (README, Audit trail and last use).
+    // The trail of those actions, newest first, each through the CLI (docs/back-office.md, Audit trail and last use).
     const trail = await cli('audit', '--account', 'keyacct', '--key', id, '--json');
     expect(trail.code, trail.stderr).toBe(0);
     const events = trail.json<{ data: { event: string; actor: { role: string; channel: string } }[] }>();

@@ -9,7 +9,7 @@ import { startServer, type ServerProcess } from '../support/server-process.js';
 import { runCli } from './cli-process.js';
 
 // The `staff` commands and `audit actions`, run as child processes against a real server process on its
-// own database (README, Staff users): the set-password link printed for the operator to hand over, a
+// own database (docs/back-office.md, Staff users): the set-password link printed for the operator to hand over, a
 // fresh one ending the earlier, a disabled user, support refused; the back-office action log showing
 // what came through the CLI.
 

@@ -9,7 +9,7 @@ import {
 import { describeEachDialect } from '../helper.js';
 import { useLiveApp, type LiveApp } from './live-app.js';
 
-// The typed client of the POS data API against the real app (pos-data-api.md: Endpoints, Limits,
+// The typed client of the POS data API against the real app (docs/pos-api.md: Endpoints, Limits,
 // Authentication, Versioning): events paged by cursor, sales queries never two at once, money as
 // decimal strings, Deprecation and Sunset surfaced, refusals typed, the rate-limit headers on every result.
 

@@ -9,7 +9,7 @@ import { DEMO_SYSTEM } from '../../src/helpdesk/demo.js';
 import { describeEachDialect } from '../helper.js';
 import { useLiveApp, type LiveApp } from './live-app.js';
 
-// The typed client of the ticket API against the real app (helpdesk-ticket-api.md: Endpoints, Errors,
+// The typed client of the ticket API against the real app (docs/ticket-api.md: Endpoints, Errors,
 // Limits): the retry contract (wait Retry-After, resend the same external_id, never drop a ticket on
 // 503), the options cache and its refetch rule, typed warnings and refusals, the rate-limit headers.
 

@@ -82,7 +82,7 @@ describeEachDialect('console: the help-desk catalog and the maintenance switch',
     expect(await state()).toEqual(before);
   });
 
-  it('the forms check the document’s limits with the admin API’s schemas, name the field, and store nothing (admin-api.md, intro)', async () => {
+  it('the forms check the document’s limits with the admin API’s schemas, name the field, and store nothing (docs/admin-rules.md, intro)', async () => {
     const operator = await staff('operator');
     const before = await state();
     const refused = async (path: string, fields: FormFields, status = 422) => {
@@ -298,7 +298,7 @@ describeEachDialect('console: the help-desk catalog and the maintenance switch',
     expect(actions[2]?.details).toEqual({ created: true, body: { name: 'Pedido', active: false } });
   });
 
-  it('maintenance: switching on asks first, then sets the switch and its Retry-After; off again; each recorded (admin-api.md, maintenance)', async () => {
+  it('maintenance: switching on asks first, then sets the switch and its Retry-After; off again; each recorded (docs/admin-rules.md, maintenance)', async () => {
     const operator = await staff('operator');
     const page = await operator.get('/console/maintenance');
     expect(page.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../src/db/database-unavailable.js';
 
-// A receipts upload whose last step failed says why (README, Point of sale: receipts): 503
+// A receipts upload whose last step failed says why (docs/back-office.md, Point of sale: receipts): 503
 // `upload_interrupted` when the database went out of reach, and a 500 for anything else, which is a fault.
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });

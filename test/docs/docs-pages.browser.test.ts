@@ -14,9 +14,9 @@ import { publicRequest } from '../request.js';
 import { HAS_CHROMIUM, launchBrowser } from '../support/browser.js';
 import { freePort } from '../support/server-process.js';
 
-// The documentation pages under /docs (DECISIONS, POS data API: "Documentation pages (rendered OpenAPI)
-// are served outside both prefixes, under /docs, with a per-IP limit of 30 a minute"): what the server
-// answers, then the pages as a person uses them, in a real browser, and their commands as printed.
+// The documentation pages under /docs (docs/pos-api.md, Settled details: "Documentation pages (rendered
+// OpenAPI) are served outside both prefixes, under /docs, with a per-IP limit of 30 a minute"): what the
+// server answers, then the pages as a person uses them, in a real browser, and their commands as printed.
 
 const run = promisify(execFile);
 
@@ -101,7 +101,7 @@ describe('documentation pages', () => {
       expect(response.headers['cache-control']).toBe('no-store');
     });
 
-    it('pages and assets count toward the 30 a minute of /docs (DECISIONS, POS data API)', async () => {
+    it('pages and assets count toward the 30 a minute of /docs (docs/pos-api.md, Settled details)', async () => {
       const page = await publicRequest(t, { url: '/docs/pos' });
       const [first] = assetsOf(page.body);
       for (let i = 1; i < 30; i += 1) {

@@ -3,9 +3,9 @@ import { ADMIN_TOKEN, adminAs, describeEachDialect, SUPPORT_TOKEN, useTestApp } 
 import { bodyOf, expectApiProblem, expectNoRateHeaders, expectProblem } from '../expect-http.js';
 import { publicRequest } from '../request.js';
 
-// The documentation outside both prefixes, under /docs (DECISIONS, POS data API: "Documentation pages"),
-// and the back office's own document (admin-api.md: "Everything here is documented in the project's
-// OpenAPI document").
+// The documentation outside both prefixes, under /docs (docs/pos-api.md, Settled details: "Documentation
+// pages"), and the back office's own document (docs/admin-rules.md: "Everything here is documented in the
+// project's OpenAPI document").
 
 const HELP_DESK = '/docs/openapi/help-desk.json';
 const POS = '/docs/openapi/pos.json';
@@ -14,7 +14,7 @@ describe('documents served by the service', () => {
   describeEachDialect('public listener, /docs', (dialect) => {
     const t = useTestApp(dialect);
 
-    it('both public documents are OpenAPI 3.1 with servers set to PUBLIC_BASE_URL (DECISIONS, Both APIs)', async () => {
+    it('both public documents are OpenAPI 3.1 with servers set to PUBLIC_BASE_URL (docs/api-conventions.md)', async () => {
       for (const [url, title] of [
         [HELP_DESK, 'Partner Help Desk Ticket API'],
         [POS, 'Point-of-Sale Data API'],
@@ -31,7 +31,7 @@ describe('documents served by the service', () => {
       }
     });
 
-    it('the 31st call under /docs within a minute is 429 rate_limited, Retry-After 60, no X-RateLimit-* (DECISIONS, POS data API)', async () => {
+    it('the 31st call under /docs within a minute is 429 rate_limited, Retry-After 60, no X-RateLimit-* (docs/pos-api.md, Settled details)', async () => {
       // Every path under the prefix counts, a miss too.
       for (let i = 0; i < 30; i += 1) {
         const response = await publicRequest(t, { url: i % 3 === 0 ? '/docs/nothing-here' : POS });
@@ -46,7 +46,7 @@ describe('documents served by the service', () => {
       expect((await publicRequest(t, { url: HELP_DESK })).statusCode).toBe(200);
     });
 
-    it('the documentation limit is per IP, an IPv6 client by its /64 (DECISIONS, Both APIs)', async () => {
+    it('the documentation limit is per IP, an IPv6 client by its /64 (docs/api-conventions.md)', async () => {
       for (let i = 0; i < 30; i += 1) {
         expect((await publicRequest(t, { url: POS, ip: `2001:db8:0:7::${i + 1}` })).statusCode).toBe(200);
       }
@@ -62,7 +62,7 @@ describe('documents served by the service', () => {
       expectApiProblem(api, 401, 'invalid_token');
     });
 
-    it('the former documentation paths under both prefixes answer 404 not_found (DECISIONS, POS data API)', async () => {
+    it('the former documentation paths under both prefixes answer 404 not_found (docs/pos-api.md, Settled details)', async () => {
       for (const url of [
         '/v1/api-public/docs',
         '/v1/api-public/docs/openapi.json',
@@ -84,7 +84,7 @@ describe('documents served by the service', () => {
   describeEachDialect('behind a proxy, /docs', (dialect) => {
     const t = useTestApp(dialect, { config: { TRUST_PROXY: '10.0.0.1' } });
 
-    it('the documentation limit counts the client of a trusted proxy, not the proxy (DECISIONS, Both APIs)', async () => {
+    it('the documentation limit counts the client of a trusted proxy, not the proxy (docs/api-conventions.md)', async () => {
       const via = (client: string) =>
         publicRequest(t, { url: POS, ip: '10.0.0.1', headers: { 'x-forwarded-for': client } });
       for (let i = 0; i < 30; i += 1) expect((await via('198.51.100.7')).statusCode).toBe(200);
@@ -97,7 +97,7 @@ describe('documents served by the service', () => {
     const t = useTestApp(dialect);
     const URL = '/admin/v1/openapi.json';
 
-    it('the operator reads the admin document; support gets 403 and no token 401 (admin-api.md)', async () => {
+    it('the operator reads the admin document; support gets 403 and no token 401 (docs/admin-rules.md)', async () => {
       const response = await adminAs(t, ADMIN_TOKEN, 'GET', URL);
       expect(response.statusCode).toBe(200);
       const document = bodyOf(response);

@@ -19,7 +19,7 @@ import { describeEachDialect, dialects, ManualClock, redisUrl, testApp, type Tes
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { timeUntil } from '../support/timing.js';
 
-// The ticket API's answer does not depend on which process of a fleet a partner reaches (README, Running
+// The ticket API's answer does not depend on which process of a fleet a partner reaches (docs/operations.md, Running
 // a fleet: what every process sees at once). Two apps over one database, each with its own services and
 // its own copy of the catalog, stand for two processes; their clocks stand still, so a copy never expires
 // by itself unless a test moves the clock: what a process sees comes from the re-read on an unknown id or

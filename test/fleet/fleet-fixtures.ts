@@ -2,7 +2,7 @@ import { TICKET_URL } from '../helpdesk/fixtures.js';
 import { adminCall, http, type HttpResponse, type ServerProcess } from '../support/server-process.js';
 
 // What the fleet suites need on a real server process: its environment, and a partner system with a
-// key, set up through the admin API as the operator would (admin-api.md, Help desk).
+// key, set up through the admin API as the operator would (docs/admin-rules.md, Help desk).
 
 export const FLEET_ADMIN_TOKEN = 'fleet-admin-token-0123456789';
 
@@ -56,7 +56,7 @@ export async function setUpTicketSystem(
   return (rotated.json as { key: string }).key;
 }
 
-/** POSTs a minimal ticket with the external_id (helpdesk-ticket-api.md, POST help-desk-ticket). */
+/** POSTs a minimal ticket with the external_id (docs/ticket-api.md, POST help-desk-ticket). */
 export function postTicket(port: number, key: string, externalId: string): Promise<HttpResponse> {
   return http(port, 'POST', TICKET_URL, {
     headers: { authorization: `Bearer ${key}` },

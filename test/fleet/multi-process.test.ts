@@ -18,8 +18,8 @@ import { timeUntil } from '../support/timing.js';
 import { FLEET_ADMIN_TOKEN, fleetEnv } from './fleet-fixtures.js';
 
 // Two server processes on one PostgreSQL database and one Redis, as behind a load balancer (issue "Run as
-// a fleet"; helpdesk-ticket-api.md, Limits: "All servers using the system's key … spend the same
-// balance"; pos-data-api.md, Limits; DECISIONS, Both APIs). Each test speaks for its own client IPs
+// a fleet"; docs/ticket-api.md, Limits: "All servers using the system's key … spend the same
+// balance"; docs/pos-api.md, Limits; docs/api-conventions.md). Each test speaks for its own client IPs
 // through X-Forwarded-For, which the processes believe from 127.0.0.1 (TRUST_PROXY), as from a balancer.
 
 const skipped = postgresTestUrl === undefined || redisUrl === undefined;

@@ -6,7 +6,7 @@ import { getWithKey, SALES_URL, seedPos } from '../pos/fixtures.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { timeUntil } from '../support/timing.js';
 
-// The shared store unreachable (DECISIONS, Both APIs; issue "Run as a fleet", Faults): ticket routes and
+// The shared store unreachable (docs/api-conventions.md; issue "Run as a fleet", Faults): ticket routes and
 // the POS routes other than sales go on without measuring, so without X-RateLimit-*; sales routes answer
 // 503 `temporarily_unavailable` with the "temporarily unable to accept requests" detail; everything
 // recovers by itself when Redis returns. Redis is reached through a proxy that the test breaks, so the

@@ -9,7 +9,7 @@ import { http, startServer, type ServerProcess } from '../support/server-process
 import { FLEET_SYSTEM, fleetEnv, postTicket, setUpTicketSystem } from './fleet-fixtures.js';
 
 // A process killed with SIGKILL under ticket load: every ticket that got a 201 or 200 is in the
-// database afterwards (helpdesk-ticket-api.md, POST help-desk-ticket: 201 created, 200 the existing
+// database afterwards (docs/ticket-api.md, POST help-desk-ticket: 201 created, 200 the existing
 // ticket). Requests in flight at the kill fail with socket errors: not acknowledged, stored or not.
 
 const CLIENTS = 16;

@@ -12,7 +12,7 @@ import { createProcessDatabase, postgresTestUrl, type ProcessDatabase } from '..
 import { timeUntil } from '../support/timing.js';
 import { FLEET_ADMIN_TOKEN, fleetEnv } from './fleet-fixtures.js';
 
-// A receipts upload's last step (README, Point of sale: receipts) on a production process over
+// A receipts upload's last step (docs/back-office.md, Point of sale: receipts) on a production process over
 // PostgreSQL and Redis is bounded by its own limit, UPLOAD_WRITE_TIMEOUT_MS, and not by the one the pool
 // derives for the API's reads from DATABASE_TIMEOUT_MS and the POS query limits (one second after the
 // longest). Before, a year of receipts answered 500 internal_error after minutes ("Query read timeout"

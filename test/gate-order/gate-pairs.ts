@@ -2,8 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import { expectApiProblem } from '../expect-http.js';
 
-// The pair table of a public API's order of gates (STYLE.md, 3: the order "pinned by one test per pair of
-// gates that can both fire"), shared by the ticket and POS suites. Each API writes one entry per gate, in
+// The pair table of a public API's order of gates (so that the order is pinned by one test per pair of
+// gates that can both fire), shared by the ticket and POS suites. Each API writes one entry per gate, in
 // its document's order, and lists the pairs that cannot both fire; the pairs to test are derived from the
 // exported gate array, and the gate the document puts first must answer.
 

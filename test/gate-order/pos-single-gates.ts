@@ -141,7 +141,7 @@ export const POS_SINGLE_CASES: readonly OrderCase<unknown>[] = [
     route: 'every route, without a key',
     wins: 'conflicting header of any value, empty included',
     answer: CONFLICT,
-    cite: 'DECISIONS, Both APIs',
+    cite: 'docs/api-conventions.md',
     given: keyed,
     send: () =>
       ['', '0', 'gtpk_x', 'Bearer abc'].flatMap((value) =>
@@ -197,7 +197,7 @@ export const POS_SINGLE_CASES: readonly OrderCase<unknown>[] = [
         expectNoRateHeaders(response);
       },
     },
-    cite: 'DECISIONS, Both APIs',
+    cite: 'docs/api-conventions.md',
     given: keyed,
     send: ({ key }) =>
       ['/', '/ping', '/v1/ping', '/v1/api-publica/ping', '/favicon.ico'].map((url) => ({ url, key })),

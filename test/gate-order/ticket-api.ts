@@ -376,7 +376,7 @@ export const TICKET_CASES: readonly OrderCase<unknown>[] = [
     wins: 'maintenance',
     loses: 'unknown path, wrong method, oversized body, wrong type, broken body, unknown key, webhook body',
     answer: MAINTENANCE,
-    cite: 'DECISIONS, Ticket API',
+    cite: 'docs/ticket-api.md, Settled details',
     given: inMaintenance,
     send: (keys) => [
       { method: 'GET', url: `${PREFIX}nope` },
@@ -394,7 +394,7 @@ export const TICKET_CASES: readonly OrderCase<unknown>[] = [
     wins: 'maintenance',
     loses: 'malformed Content-Type (not a framework error)',
     answer: MAINTENANCE,
-    cite: 'DECISIONS, Ticket API',
+    cite: 'docs/ticket-api.md, Settled details',
     given: inMaintenance,
     send: () => [{ method: 'POST', url: TICKET_URL, type: '/', payload: '{}' }],
   }),

@@ -102,7 +102,7 @@ export const TICKET_SINGLE_CASES: readonly OrderCase<unknown>[] = [
         expect(response.headers['retry-after']).toBe('300');
       },
     },
-    cite: 'DECISIONS, Ticket API',
+    cite: 'docs/ticket-api.md, Settled details',
     async given(t) {
       const keys = await seedHelpdesk(t);
       await t.admin('PUT', '/admin/v1/helpdesk/maintenance', { enabled: true });
@@ -123,7 +123,7 @@ export const TICKET_SINGLE_CASES: readonly OrderCase<unknown>[] = [
     route: 'every route',
     wins: 'conflicting header of any value, even empty',
     answer: CONFLICT,
-    cite: 'DECISIONS, Both APIs',
+    cite: 'docs/api-conventions.md',
     given: seeded,
     send: (keys) =>
       (

@@ -17,8 +17,9 @@ import {
   webhookUrl,
 } from './fixtures.js';
 
-// Authentication of the ticket API (helpdesk-ticket-api.md, Authentication; States and transitions, key
-// validity; Limits, IP block; Method handling, OPTIONS) and DECISIONS.md (Both APIs; Ticket API, IP block).
+// Authentication of the ticket API (docs/ticket-api.md, Authentication; States and transitions, key
+// validity; Limits, IP block; Method handling, OPTIONS) and docs/api-conventions.md and docs/ticket-api.md
+// (IP block).
 
 const THRESHOLD = 20;
 const DAY_MS = 86_400_000;
@@ -138,7 +139,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       );
     });
 
-    it('absent, malformed and unknown keys all count toward the block (DECISIONS, Ticket API, IP block)', async () => {
+    it('absent, malformed and unknown keys all count toward the block (docs/ticket-api.md, IP block)', async () => {
       const keys = await seedHelpdesk(t);
       const kinds = [undefined, 'Basic abc', `Bearer ${keys.alpha.slice(0, -1)}`, bearer(UNKNOWN_KEY)];
       for (let i = 0; i < THRESHOLD; i += 1) {
@@ -148,7 +149,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       expectIpBlocked(await getOptions(t, keys.alpha), 60);
     });
 
-    it('the block has a real Retry-After and lifts when failures leave the sliding minute (Limits; DECISIONS, Both APIs)', async () => {
+    it('the block has a real Retry-After and lifts when failures leave the sliding minute (Limits; docs/api-conventions.md)', async () => {
       const keys = await seedHelpdesk(t);
       await failFrom(t, undefined, 10); // at t0
       t.clock.advance(30_000);
@@ -207,7 +208,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       }
     });
 
-    it('IPv4-mapped IPv6 counts as its IPv4 address, not as one shared /64 (DECISIONS, Both APIs)', async () => {
+    it('IPv4-mapped IPv6 counts as its IPv4 address, not as one shared /64 (docs/api-conventions.md)', async () => {
       const keys = await seedHelpdesk(t);
       await failFrom(t, '::ffff:198.51.100.4', THRESHOLD);
       expectIpBlocked(await publicRequest(t, { url: OPTIONS_URL, key: keys.alpha, ip: '198.51.100.4' }), 60);
@@ -222,7 +223,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       ).toBe(200);
     });
 
-    it('the IP is the socket address, never a client-written header (Limits, IP block; DECISIONS, Both APIs)', async () => {
+    it('the IP is the socket address, never a client-written header (Limits, IP block; docs/api-conventions.md)', async () => {
       const keys = await seedHelpdesk(t);
       for (let i = 0; i < THRESHOLD; i += 1) {
         const forwarded = `198.51.100.${i + 1}`;
@@ -333,7 +334,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       expect((await getOptions(t, rotated.key)).statusCode).toBe(200);
     });
 
-    it('a second rotation ends the older previous key at once (DECISIONS, Both APIs)', async () => {
+    it('a second rotation ends the older previous key at once (docs/api-conventions.md)', async () => {
       const keys = await seedHelpdesk(t);
       const second = await rotate(t, 'alpha');
       t.clock.advance(1000);
@@ -353,7 +354,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
   });
 
   describe('webhook identity', () => {
-    it("another system's key on a webhook: 401, not counted toward the IP block (POST webhook; DECISIONS)", async () => {
+    it("another system's key on a webhook: 401, not counted toward the IP block (POST webhook; docs/ticket-api.md, Settled details)", async () => {
       const keys = await seedHelpdesk(t);
       const body = JSON.stringify(ticket());
       for (let i = 0; i < THRESHOLD + 5; i += 1) {
@@ -393,7 +394,7 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       expect(expectUnauthorized(unknown)).toEqual(expectUnauthorized(wrongKey));
     });
 
-    it('unknown webhook identifier with a known key does not count toward the IP block (DECISIONS, Ticket API)', async () => {
+    it('unknown webhook identifier with a known key does not count toward the IP block (docs/ticket-api.md, Settled details)', async () => {
       const keys = await seedHelpdesk(t);
       for (let i = 0; i < THRESHOLD + 5; i += 1) {
         expectUnauthorized(

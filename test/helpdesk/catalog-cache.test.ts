@@ -53,14 +53,14 @@ describeEachDialect('catalog cache', (dialect) => {
   });
   afterEach(() => drop());
 
-  it('a catalog change through this process is read by the very next call (README, Running a fleet)', async () => {
+  it('a catalog change through this process is read by the very next call (docs/operations.md, Running a fleet)', async () => {
     expect(await companyIds(catalog)).toEqual([]);
     await catalog.putEntry('hd_companies', 'acme', { name: 'Acme', active: true });
     expect(await companyIds(catalog)).toEqual(['acme']);
     expect((await catalog.ticketOptions(system)).companies).toEqual([{ id: 'acme', name: 'Acme' }]);
   });
 
-  it("another process's change is read within a second, not on every call (README, Running a fleet)", async () => {
+  it("another process's change is read within a second, not on every call (docs/operations.md, Running a fleet)", async () => {
     expect(await companyIds(catalog)).toEqual([]);
     await writtenElsewhere(db, 'beta');
     clock.advance(CATALOG_CACHE_MS - 1);

@@ -4,10 +4,10 @@ import { jsonObjectMembers } from '../../src/helpdesk/json-members.js';
 import { cleanText, trimSpaces } from '../../src/lib/unicode-text.js';
 import { normaliseCnpj } from '../../src/helpdesk/cnpj.js';
 
-// Properties of the text rules of the ticket request (helpdesk-ticket-api.md, Ticket request; DECISIONS,
-// Both APIs: "characters" are code points, "invisible or control" is Cc, Cf, U+2028/U+2029 except ZWNJ
-// and ZWJ, "spaces" are White_Space). Each property is checked against a reference written here, code
-// point by code point, without the implementation's regular expressions.
+// Properties of the text rules of the ticket request (docs/ticket-api.md, Ticket request;
+// docs/api-conventions.md: "characters" are code points, "invisible or control" is Cc, Cf, U+2028/U+2029
+// except ZWNJ and ZWJ, "spaces" are White_Space). Each property is checked against a reference written here,
+// code point by code point, without the implementation's regular expressions.
 
 const ZWNJ = 0x200c;
 const ZWJ = 0x200d;
@@ -22,7 +22,7 @@ const isCc = (cp: number) => cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f);
 const isCf = (cp: number) => /^\p{Cf}$/u.test(String.fromCodePoint(cp));
 const isSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff;
 
-/** Invisible or control, as DECISIONS defines it. */
+/** Invisible or control, as docs/api-conventions.md (Characters) defines it. */
 function isInvisible(cp: number): boolean {
   if (cp === ZWNJ || cp === ZWJ) return false;
   return isCc(cp) || isCf(cp) || cp === 0x2028 || cp === 0x2029;
@@ -174,8 +174,9 @@ const cnpjBase = fc
     fc.array(fc.constantFrom(...DIGITS), { minLength: 2, maxLength: 2 }),
   )
   .map(([head, tail]) => [...head, ...tail].join(''))
-  // Without a label, "CNPJ1234567895" reads as the label followed by 10 characters (DECISIONS: the leading
-  // label is removed first), so such a base only round-trips with an explicit label.
+  // Without a label, "CNPJ1234567895" reads as the label followed by 10 characters (docs/ticket-api.md,
+  // Settled details: the leading label is removed first), so such a base only round-trips with an explicit
+  // label.
   .filter((base) => !base.startsWith('CNPJ'));
 
 const SEPARATORS = ['', '', '', '.', '-', '/', ' ', '\u00a0', '\u3000', '\t', ':', '_', '(', ')', ',', '·'];

@@ -3,7 +3,7 @@ import { DEMO_SYSTEM, helpdeskIsEmpty, seedHelpdeskDemo } from '../../src/helpde
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { json, OPTIONS_URL, postTicket, ticket, webhookUrl } from './fixtures.js';
 
-// The demo data of a first start (admin-api.md, Configuration: DEMO): a catalog with the four category
+// The demo data of a first start (docs/admin-rules.md, Configuration: DEMO): a catalog with the four category
 // types of the options route and a demo system whose key opens tickets through the real app.
 
 function seed(t: TestApp): Promise<string> {

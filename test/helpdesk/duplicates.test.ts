@@ -3,8 +3,8 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { CATALOG, json, postTicket, seedHelpdesk, ticket, webhookUrl } from './fixtures.js';
 
-// The external_id registry (helpdesk-ticket-api.md, "POST help-desk-ticket" 200, "Ticket response";
-// DECISIONS, "Ticket API": concurrency, deleted categories, misconfigured_system).
+// The external_id registry (docs/ticket-api.md, "POST help-desk-ticket" 200, "Ticket response";
+// docs/ticket-api.md, Settled details: concurrency, deleted categories, misconfigured_system).
 
 /** The tickets the back office holds, newest first (admin GET /admin/v1/helpdesk/tickets). */
 async function storedTickets(t: TestApp, query = ''): Promise<Record<string, unknown>[]> {
@@ -113,7 +113,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect(stored?.description).toBe('Printer is down.');
   });
 
-  it('resubmission: description_differs compares cleaned descriptions, so spaces at the ends do not differ (DECISIONS)', async () => {
+  it('resubmission: description_differs compares cleaned descriptions, so spaces at the ends do not differ (docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     expectStatus(await postTicket(t, keys.alpha, ticket({ description: 'Printer is down.' })), 201);
     for (const description of [
@@ -242,7 +242,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect(other.id).not.toBe(hook.id);
   });
 
-  it('concurrency: two simultaneous requests with one new external_id make exactly one ticket, one 201 and one 200 with the same id (DECISIONS)', async () => {
+  it('concurrency: two simultaneous requests with one new external_id make exactly one ticket, one 201 and one 200 with the same id (docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     const rounds = 20;
     for (let round = 0; round < rounds; round += 1) {
@@ -272,7 +272,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect(new Set(stored.map((row) => row.external_id)).size).toBe(rounds);
   });
 
-  it('concurrency: a burst of five simultaneous requests with one external_id still makes one ticket (DECISIONS)', async () => {
+  it('concurrency: a burst of five simultaneous requests with one external_id still makes one ticket (docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     const responses = await Promise.all(
       Array.from({ length: 5 }, () => postTicket(t, keys.alpha, ticket({ external_id: 'burst' }))),
@@ -283,7 +283,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect(await storedTickets(t)).toHaveLength(1);
   });
 
-  it('deleted category: a resubmission of a ticket that had it shows applied.category_id null (Ticket response; DECISIONS)', async () => {
+  it('deleted category: a resubmission of a ticket that had it shows applied.category_id null (Ticket response; docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     const first = expectStatus(await postTicket(t, keys.alpha, ticket({ category: 10 })), 201);
     expect(first.applied).toMatchObject({ category_id: 10, priority_id: 2 });
@@ -307,7 +307,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect((fresh.warnings as { code: string }[]).map((w) => w.code)).toEqual(['category_fallback']);
   });
 
-  it('deleted default category: a resubmission is still 200 with applied.category_id null, not misconfigured_system (DECISIONS)', async () => {
+  it('deleted default category: a resubmission is still 200 with applied.category_id null, not misconfigured_system (docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     const first = expectStatus(await postTicket(t, keys.alpha, ticket()), 201);
     await t.admin('DELETE', `/admin/v1/helpdesk/categories/${CATALOG.defaultCategory}`);
@@ -316,7 +316,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect((again.applied as Record<string, unknown>).category_id).toBeNull();
   });
 
-  it('misconfigured_system: a system whose default category was deleted gets 503 with Retry-After on a new ticket (DECISIONS)', async () => {
+  it('misconfigured_system: a system whose default category was deleted gets 503 with Retry-After on a new ticket (docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     await t.admin('DELETE', `/admin/v1/helpdesk/categories/${CATALOG.defaultCategory}`);
     for (const body of [ticket({ external_id: 'm-1' }), ticket({ external_id: 'm-2', category: 999 })]) {
@@ -344,7 +344,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect(fixed.applied).toMatchObject({ category_id: 10, priority_id: 2 });
   });
 
-  it('misconfigured_system: a system without a default category gets 503 on the webhook too (DECISIONS)', async () => {
+  it('misconfigured_system: a system without a default category gets 503 on the webhook too (docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     await t.admin('PUT', '/admin/v1/helpdesk/systems/alpha', {
       name: 'alpha',
@@ -359,7 +359,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect(await storedTickets(t)).toEqual([]);
   });
 
-  it('misconfigured_system: without a default category even a ticket naming a released category gets 503 (DECISIONS: the system "cannot open tickets")', async () => {
+  it('misconfigured_system: without a default category even a ticket naming a released category gets 503 (docs/ticket-api.md, Settled details: the system "cannot open tickets")', async () => {
     const keys = await seedHelpdesk(t);
     await t.admin('DELETE', `/admin/v1/helpdesk/categories/${CATALOG.defaultCategory}`);
     const response = await postTicket(t, keys.alpha, ticket({ category: 10 }));
@@ -369,7 +369,7 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect(await storedTickets(t)).toEqual([]);
   });
 
-  it('misconfigured_system: field 422s still come first (Authentication: field-level errors last; DECISIONS)', async () => {
+  it('misconfigured_system: field 422s still come first (Authentication: field-level errors last; docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     await t.admin('DELETE', `/admin/v1/helpdesk/categories/${CATALOG.defaultCategory}`);
     const response = await postTicket(t, keys.alpha, ticket({ nature: 'nope' }));

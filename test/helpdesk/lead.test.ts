@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { json, LEAD_URL, postTicket, seedHelpdesk, ticket } from './fixtures.js';
 
-// The planned lead route (helpdesk-ticket-api.md, "POST lead (planned)"): after the key it checks the
+// The planned lead route (docs/ticket-api.md, "POST lead (planned)"): after the key it checks the
 // minimal shape (required external_id, string, max 120), stores nothing and answers 501.
 
 function postLead(t: TestApp, key: string, body: unknown): Promise<LightMyRequestResponse> {

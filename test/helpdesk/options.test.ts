@@ -3,8 +3,8 @@ import type { TicketOptions } from '../../src/helpdesk/catalog-repository.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { getOptions, json, postTicket, seedHelpdesk, ticket } from './fixtures.js';
 
-// The options route (helpdesk-ticket-api.md, "Ticket options" and "GET help-desk-ticket-options";
-// DECISIONS, "Ticket API": Portuguese collation of categories, natures and companies).
+// The options route (docs/ticket-api.md, "Ticket options" and "GET help-desk-ticket-options";
+// docs/ticket-api.md, Settled details: Portuguese collation of categories, natures and companies).
 
 type Options = TicketOptions;
 
@@ -37,7 +37,7 @@ describeEachDialect('ticket API, options route', (dialect) => {
     expect(response.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
   });
 
-  it('companies: only active ones, {id, name}, sorted by name with the pt-BR collator (Ticket options; DECISIONS)', async () => {
+  it('companies: only active ones, {id, name}, sorted by name with the pt-BR collator (Ticket options; docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     await put(t, 'companies/beta', { name: 'Beta' });
     await put(t, 'companies/abaco', { name: 'Ábaco' });
@@ -112,7 +112,7 @@ describeEachDialect('ticket API, options route', (dialect) => {
     expect(categories.map((category) => category.id)).not.toContain(20);
   });
 
-  it('categories: per system, the type order uses the collator, not the type id (Ticket options; DECISIONS)', async () => {
+  it('categories: per system, the type order uses the collator, not the type id (Ticket options; docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     await put(t, 'category-types/5', { name: 'Ávaliação' });
     await put(t, 'categories/50', {

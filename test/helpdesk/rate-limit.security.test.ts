@@ -16,8 +16,9 @@ import {
   webhookUrl,
 } from './fixtures.js';
 
-// The per-system rate limit of the ticket API (helpdesk-ticket-api.md, Limits; Method handling) and
-// DECISIONS.md (Both APIs: sliding windows, a refused call consumes nothing; Ticket API: limit per system).
+// The per-system rate limit of the ticket API (docs/ticket-api.md, Limits; Method handling) and
+// docs/api-conventions.md (Rate windows: sliding windows, a refused call consumes nothing) and
+// docs/ticket-api.md (Limits: limit per system).
 
 /** Unix seconds, rounded up, of an instant in ms. */
 const seconds = (ms: number) => Math.ceil(ms / 1000);
@@ -67,7 +68,7 @@ describeEachDialect('ticket API, rate limit', (dialect) => {
       expectRate(await getOptions(t, keys.alpha), 120, 116, t0 + 10_500 + 60_000);
     });
 
-    it('the limit is per system, from rate_limit_per_minute of the admin PUT (Limits; DECISIONS, Ticket API)', async () => {
+    it('the limit is per system, from rate_limit_per_minute of the admin PUT (Limits; docs/ticket-api.md, Settled details)', async () => {
       const keys = await seedHelpdesk(t);
       await putSystem(t, 'alpha', HD_SCOPES, { rate_limit_per_minute: 5 });
       const t0 = t.clock.now();
@@ -91,7 +92,7 @@ describeEachDialect('ticket API, rate limit', (dialect) => {
   });
 
   describe('sliding window and 429', () => {
-    it('the window slides: each call counts for 60 s after it was admitted (DECISIONS, Both APIs)', async () => {
+    it('the window slides: each call counts for 60 s after it was admitted (docs/api-conventions.md)', async () => {
       const keys = await seedHelpdesk(t);
       await putSystem(t, 'alpha', HD_SCOPES, { rate_limit_per_minute: 3 });
       const t0 = t.clock.now();
@@ -132,7 +133,7 @@ describeEachDialect('ticket API, rate limit', (dialect) => {
       expect((await getOptions(t, keys.alpha)).statusCode).toBe(200);
     });
 
-    it('a 429 does not consume balance (DECISIONS, Both APIs)', async () => {
+    it('a 429 does not consume balance (docs/api-conventions.md)', async () => {
       const keys = await seedHelpdesk(t);
       await putSystem(t, 'alpha', HD_SCOPES, { rate_limit_per_minute: 2 });
       const t0 = t.clock.now();

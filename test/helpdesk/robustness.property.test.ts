@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { seedHelpdesk, UNKNOWN_KEY, type Keys } from './fixtures.js';
 
-// Robustness of the partner ticket API (helpdesk-ticket-api.md): whatever arrives under the prefix —
+// Robustness of the partner ticket API (docs/ticket-api.md): whatever arrives under the prefix —
 // any method, headers, content type, body bytes or field types, with or without a key — the answer is
 // never a 5xx (but the lead route's documented 501), is JSON or empty, carries X-Request-Id, and a
 // ticket is stored only when the answer is 201.

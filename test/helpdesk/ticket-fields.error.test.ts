@@ -3,8 +3,9 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { json, postTicket, seedHelpdesk, ticket, webhookUrl } from './fixtures.js';
 
-// Every field 422 of the ticket request (helpdesk-ticket-api.md, "Ticket request" and "Errors";
-// DECISIONS, "Ticket API"): the code, the `param`, the rate-limit headers, and that nothing is stored.
+// Every field 422 of the ticket request (docs/ticket-api.md, "Ticket request" and "Errors";
+// docs/ticket-api.md, Settled details): the code, the `param`, the rate-limit headers, and that nothing is
+// stored.
 
 /** The tickets the back office holds (admin GET /admin/v1/helpdesk/tickets). */
 async function storedTickets(t: TestApp): Promise<Record<string, unknown>[]> {
@@ -130,7 +131,7 @@ describeEachDialect('ticket request, field 422s', (dialect) => {
     ['an array', '["abc"]'],
     ['an empty array', '[]'],
   ])(
-    'external_id: %s is 422 invalid_field with param external_id (DECISIONS, Ticket API)',
+    'external_id: %s is 422 invalid_field with param external_id (docs/ticket-api.md, Settled details)',
     async (_label, raw) => {
       const keys = await seedHelpdesk(t);
       const response = await postTicket(
@@ -195,15 +196,18 @@ describeEachDialect('ticket request, field 422s', (dialect) => {
     ['true', 'true'],
     ['an object', '{"id":"acme"}'],
     ['an array', '["acme"]'],
-  ])('company: %s is 422 invalid_field with param company (DECISIONS, Ticket API)', async (_label, raw) => {
-    const keys = await seedHelpdesk(t);
-    const response = await postTicket(
-      t,
-      keys.alpha,
-      `{"external_id": "e-1", "company": ${raw}, "description": "Printer is down."}`,
-    );
-    await expectFieldRefusal(t, response, 'invalid_field', 'company');
-  });
+  ])(
+    'company: %s is 422 invalid_field with param company (docs/ticket-api.md, Settled details)',
+    async (_label, raw) => {
+      const keys = await seedHelpdesk(t);
+      const response = await postTicket(
+        t,
+        keys.alpha,
+        `{"external_id": "e-1", "company": ${raw}, "description": "Printer is down."}`,
+      );
+      await expectFieldRefusal(t, response, 'invalid_field', 'company');
+    },
+  );
 
   // description
 
@@ -265,7 +269,7 @@ describeEachDialect('ticket request, field 422s', (dialect) => {
     ['an object', '{"text":"down"}'],
     ['an array', '["down"]'],
   ])(
-    'description: %s is 422 invalid_field with param description (DECISIONS, Ticket API)',
+    'description: %s is 422 invalid_field with param description (docs/ticket-api.md, Settled details)',
     async (_label, raw) => {
       const keys = await seedHelpdesk(t);
       const response = await postTicket(
@@ -291,7 +295,7 @@ describeEachDialect('ticket request, field 422s', (dialect) => {
     ['an object', '{"identifier":"duvida"}'],
     ['an array', '["duvida"]'],
   ])(
-    'nature: %s is 422 invalid_nature with param nature (Ticket request; DECISIONS)',
+    'nature: %s is 422 invalid_nature with param nature (Ticket request; docs/ticket-api.md, Settled details)',
     async (_label, raw) => {
       const keys = await seedHelpdesk(t);
       const response = await postTicket(

@@ -3,8 +3,9 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { CATALOG, json, postTicket, seedHelpdesk, ticket } from './fixtures.js';
 
-// Cleaning, defaults, fallbacks and warnings of the ticket request (helpdesk-ticket-api.md, "Ticket
-// request", "Ticket response", "Warning"; DECISIONS, "Ticket API"). Every body here creates a ticket.
+// Cleaning, defaults, fallbacks and warnings of the ticket request (docs/ticket-api.md, "Ticket
+// request", "Ticket response", "Warning"; docs/ticket-api.md, Settled details). Every body here creates a
+// ticket.
 
 interface Warning {
   code: string;
@@ -64,7 +65,7 @@ describeEachDialect('ticket request, cleaning, defaults and warnings', (dialect)
     expect((await onlyStored(t)).external_id).toBe('abc');
   });
 
-  it('external_id: control, format and separator characters are removed anywhere (DECISIONS: Cc, Cf, U+2028/9)', async () => {
+  it('external_id: control, format and separator characters are removed anywhere (docs/api-conventions.md, Characters: Cc, Cf, U+2028/9)', async () => {
     const keys = await seedHelpdesk(t);
     const dirty = '\uFEFF a\u0007b\u00ADc\u2028d\u2029e\u2060f\u200Eg\t\n ';
     created(await postTicket(t, keys.alpha, ticket({ external_id: dirty })));
@@ -330,13 +331,16 @@ describeEachDialect('ticket request, cleaning, defaults and warnings', (dialect)
     ['alphanumeric', '"12ABC34501DE35"', '12ABC34501DE35'],
     ['alphanumeric in lowercase, punctuated', '"12.abc.345/01de-35"', '12ABC34501DE35'],
     ['a JSON integer of 14 digits', '12345678000195', '12345678000195'],
-  ])('cnpj: %s is accepted without warning (Ticket request; DECISIONS)', async (_label, value, stored) => {
-    const keys = await seedHelpdesk(t);
-    const body = created(await postTicket(t, keys.alpha, raw(`, "cnpj": ${value}`)));
-    expect(body.warnings).toEqual([]);
-    expect(body).not.toHaveProperty('cnpj');
-    expect((await onlyStored(t)).cnpj).toBe(stored);
-  });
+  ])(
+    'cnpj: %s is accepted without warning (Ticket request; docs/ticket-api.md, Settled details)',
+    async (_label, value, stored) => {
+      const keys = await seedHelpdesk(t);
+      const body = created(await postTicket(t, keys.alpha, raw(`, "cnpj": ${value}`)));
+      expect(body.warnings).toEqual([]);
+      expect(body).not.toHaveProperty('cnpj');
+      expect((await onlyStored(t)).cnpj).toBe(stored);
+    },
+  );
 
   it.each([
     ['13 digits', '"1234567800019"'],
@@ -448,7 +452,7 @@ describeEachDialect('ticket request, cleaning, defaults and warnings', (dialect)
 
   // ignored_fields
 
-  it('ignored_fields: unknown keys are listed in body order, integer-like keys included (Warning; DECISIONS)', async () => {
+  it('ignored_fields: unknown keys are listed in body order, integer-like keys included (Warning; docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     const body = created(
       await postTicket(
@@ -487,7 +491,7 @@ describeEachDialect('ticket request, cleaning, defaults and warnings', (dialect)
     expect((await onlyStored(t)).requester).toEqual({ name: 'Ana', contact: 'ana@x' });
   });
 
-  it('ignored_fields: a duplicated key is listed once, at its first place (DECISIONS, Ticket API)', async () => {
+  it('ignored_fields: a duplicated key is listed once, at its first place (docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     const body = created(
       await postTicket(
@@ -501,7 +505,7 @@ describeEachDialect('ticket request, cleaning, defaults and warnings', (dialect)
     ]);
   });
 
-  it('a duplicated known key: the last value wins (DECISIONS, Ticket API)', async () => {
+  it('a duplicated known key: the last value wins (docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     const body = created(
       await postTicket(

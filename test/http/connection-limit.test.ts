@@ -5,7 +5,7 @@ import { seedHelpdesk, ticket, TICKET_URL } from '../helpdesk/fixtures.js';
 import { PROBLEM_TYPE, UUID } from '../expect-http.js';
 import { openConnection, portOf, type RawConnection } from './raw-connection.js';
 
-// One address cannot hold the public listener (MAX_CONNECTIONS_PER_IP; README, Connections and time
+// One address cannot hold the public listener (MAX_CONNECTIONS_PER_IP; docs/operations.md, Connections and time
 // limits). Measured before: 1,100 connections that each sent a POST's head and one body byte, with no key,
 // left a partner with a valid key no answer in 27 s; the IP block never triggered, since no request
 // completed. The attacker's connections come from 127.0.0.2 (`localAddress`), the partner's from

@@ -109,7 +109,7 @@ describeEachDialect('content coding of request bodies', (dialect) => {
     expect(plainJson.statusCode, plainJson.body).toBe(200);
   });
 
-  it('admin API: a body in a content coding is 415 unsupported_media_type with Accept-Encoding: identity, after the token; nothing stored (admin-api.md: bad input changes nothing)', async () => {
+  it('admin API: a body in a content coding is 415 unsupported_media_type with Accept-Encoding: identity, after the token; nothing stored (docs/admin-rules.md: bad input changes nothing)', async () => {
     const put = (headers: Record<string, string>) =>
       t.app.admin.inject({
         method: 'PUT',

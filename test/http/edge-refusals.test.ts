@@ -11,8 +11,8 @@ import { PROBLEM_TYPE, UUID } from '../expect-http.js';
 import { ADMIN_TOKEN, dialects, ManualClock, testConfig } from '../helper.js';
 import { exchange, openConnection, portOf, type RawAnswer } from './raw-connection.js';
 
-// Every refusal of both listeners has the contract's shape (helpdesk-ticket-api.md and pos-data-api.md,
-// Errors: problem+json with type, title, status, detail and code; DECISIONS, Both APIs: a server-made
+// Every refusal of both listeners has the contract's shape (docs/ticket-api.md and docs/pos-api.md,
+// Errors: problem+json with type, title, status, detail and code; docs/api-conventions.md: a server-made
 // X-Request-Id), also those of Node's HTTP server, which answered `{"error":"Bad Request","message":
 // "Client Error"}` or a bare 400, 417 or 431 without X-Request-Id. Each case goes over a raw socket: the
 // parser is never reached by `inject`.

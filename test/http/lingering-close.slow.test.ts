@@ -12,7 +12,7 @@ import { startServer, type ServerProcess } from '../support/server-process.js';
 import { parseAnswer, portOf } from './raw-connection.js';
 
 // An answer given before the request's body was read to its end reaches a client that is still sending
-// it (README, Connections and time limits; RFC 9112, 9.6): the connection is closed in stages, its rest
+// it (docs/operations.md, Connections and time limits; RFC 9112, 9.6): the connection is closed in stages, its rest
 // read and dropped for a bounded time and size (LINGERING_CLOSE). Measured before, in one run of this
 // suite against a production process on PostgreSQL and Redis: the ticket API's 413 reached the client
 // in 28 of 40 tries for 1 MiB chunked, 32 for 1 MiB with Content-Length, 25 for 8 MiB; the admin API's

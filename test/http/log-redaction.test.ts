@@ -6,7 +6,7 @@ import { logSerializers } from '../../src/observability/logger-options.js';
 import { dialects, testApp, type TestApp } from '../helper.js';
 import { seedPos } from '../pos/fixtures.js';
 
-// A key sent in a query string (which the APIs refuse: pos-data-api.md, Authentication, "not in the
+// A key sent in a query string (which the APIs refuse: docs/pos-api.md, Authentication, "not in the
 // query") never reaches the logs with the URL that carried it.
 
 describe('redactKeys', () => {

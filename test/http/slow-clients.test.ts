@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, dialects, testApp, type TestApp } from '../helper.js';
 import { openConnection, portOf, type RawAnswer, type RawConnection } from './raw-connection.js';
 
-// Slow clients do not hold connections (HTTP_* variables; README, Connections and time limits). Measured
+// Slow clients do not hold connections (HTTP_* variables; docs/operations.md, Connections and time limits). Measured
 // before: a POST whose body came one byte every 5 s still held its connection after 150 s; a slow head
 // and a silent connection were closed only after about 87 s, a kept-alive one after 73 s. The limits are
 // shortened here so that each case takes a second or two; the bounds are ratios of the limit, generous

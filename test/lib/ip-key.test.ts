@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ipBlockKey, UNKNOWN_IP_KEY } from '../../src/lib/ip-key.js';
 
 // The key under which an address counts for the IP block: IPv4 as it is, IPv6 by its /64
-// (helpdesk-ticket-api.md, Limits: "for IPv6 the whole /64 block counts"; DECISIONS, Both APIs).
+// (docs/ticket-api.md, Limits: "for IPv6 the whole /64 block counts"; docs/api-conventions.md).
 
 describe('ipBlockKey', () => {
   it('IPv4: the address itself', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSemaphore } from '../../src/lib/semaphore.js';
 
 // At most `limit` tasks at once, the others in the order they asked (receipts uploads applying at once:
-// admin-api.md, Point of sale; the rest of the database pool stays the public APIs').
+// docs/admin-rules.md, Point of sale; the rest of the database pool stays the public APIs').
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

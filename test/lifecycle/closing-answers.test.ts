@@ -5,9 +5,9 @@ import { postTicket, seedHelpdesk, ticket, TICKET_URL } from '../helpdesk/fixtur
 import { PING } from '../pos/fixtures.js';
 import { unavailableDeviations } from './shutdown-outcomes.js';
 
-// What both listeners answer while the process shuts down (README, Running a fleet: Shutdown): while
+// What both listeners answer while the process shuts down (docs/operations.md, Running a fleet: Shutdown): while
 // draining, /readyz says 503 and everything else is served, closing its connection; once closing, each
-// API answers its own 503 before any other check (helpdesk-ticket-api.md and pos-data-api.md, Errors,
+// API answers its own 503 before any other check (docs/ticket-api.md and docs/pos-api.md, Errors,
 // 503) and nothing of the request is applied.
 
 /** The injected answer in the shape the shared checks read. */
@@ -65,7 +65,7 @@ describeEachDialect('shutdown: the answers of both listeners', (dialect) => {
     t.services.lifecycle.startClosing();
     const refused = await postTicket(t, keys.alpha, ticket());
     expect(unavailableDeviations(asResponse(refused), { retryAfter: '5' })).toEqual([]);
-    // Before any other check: no rate-limit headers (helpdesk-ticket-api.md, Limits), no 401 without a key.
+    // Before any other check: no rate-limit headers (docs/ticket-api.md, Limits), no 401 without a key.
     expect(refused.headers['x-ratelimit-remaining']).toBeUndefined();
     const withoutKey = await t.call({ method: 'POST', url: TICKET_URL, payload: ticket() });
     expect(unavailableDeviations(asResponse(withoutKey), { retryAfter: '5' })).toEqual([]);

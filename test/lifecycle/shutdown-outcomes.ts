@@ -17,7 +17,7 @@ export function errorLines(output: string): string[] {
 }
 
 /**
- * How a 503 differs from the one an API's document gives (helpdesk-ticket-api.md and pos-data-api.md,
+ * How a 503 differs from the one an API's document gives (docs/ticket-api.md and docs/pos-api.md,
  * Errors: problem+json with type, title, status, detail, code `temporarily_unavailable`; Retry-After;
  * X-Request-Id), closing its connection: empty when it does not.
  */

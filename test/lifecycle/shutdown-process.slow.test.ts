@@ -13,8 +13,8 @@ import { keepAliveAgent, send, type Outcome } from './keep-alive.js';
 import { openConnection, type RawConnection } from './raw-connection.js';
 import { errorLines, tally, ticketAnswerProblems, unavailableDeviations } from './shutdown-outcomes.js';
 
-// SIGTERM on the real server process under ticket load (README, Running a fleet: Shutdown): every
-// answer is a 201/200 or the ticket API's own 503 (helpdesk-ticket-api.md, Errors, 503), never
+// SIGTERM on the real server process under ticket load (docs/operations.md, Running a fleet: Shutdown): every
+// answer is a 201/200 or the ticket API's own 503 (docs/ticket-api.md, Errors, 503), never
 // Fastify's; every ticket acknowledged is stored; the requests in progress finish before the stores
 // close; the exit is 0 without an error line. On SQLite, and on PostgreSQL with Redis when their URLs
 // are set. Timings are generous: the machine running the suites has two busy cores.

@@ -3,7 +3,7 @@ import { systemClock } from '../../src/clock.js';
 import { createLifecycle } from '../../src/lifecycle/lifecycle.js';
 import { createShutdown, LINGER_MS, type ShutdownLog } from '../../src/lifecycle/shutdown.js';
 
-// The shutdown's order (README, Running a fleet: Shutdown) with fakes for the listeners and the stores:
+// The shutdown's order (docs/operations.md, Running a fleet: Shutdown) with fakes for the listeners and the stores:
 // readiness at once → the drain → the listeners close → the work in progress finishes → the stores close
 // → exit 0; past the time limit, what is left is logged and the exit is 1. Real timers, short and
 // compared as ratios: the machine running the suites is busy.

@@ -9,7 +9,7 @@ import { bodyOf } from '../expect-http.js';
 import { describeEachDialect, testApp, testConfig, type Dialect, type TestApp } from '../helper.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../support/smtp-sink.js';
 
-// E-mail to merchants end to end (README, E-mail to merchants; pos-data-api.md, States and transitions:
+// E-mail to merchants end to end (docs/back-office.md, E-mail to merchants; docs/pos-api.md, States and transitions:
 // "The merchant receives an e-mail when a key is created or rotated and when an edit widens its
 // access"): the operator's admin calls write the outbox in the change's transaction, the sender delivers
 // over SMTP (nodemailer) to a real SMTP server started here (smtp-server), once each, never the key; an

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, startServer, type ServerProcess } from '../support/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 
-// The e-mail sender as the operator runs it (README, E-mail to merchants): started with the server, it
+// The e-mail sender as the operator runs it (docs/back-office.md, E-mail to merchants): started with the server, it
 // delivers over SMTP_URL, or without it writes the message to the log; it stops at the shutdown, which
 // still exits 0.
 

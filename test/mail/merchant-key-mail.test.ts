@@ -8,7 +8,7 @@ import {
   type KeyAccess,
 } from '../../src/pos/keys/merchant-key-mail.js';
 
-// The merchant's e-mail about a key (pos-data-api.md, States and transitions: "when a key is created or
+// The merchant's e-mail about a key (docs/pos-api.md, States and transitions: "when a key is created or
 // rotated and when an edit widens its access"): what widens, what the message says, and its escaping.
 
 const DAY = 86_400_000;
@@ -18,7 +18,7 @@ const base: KeyAccess = {
   expires_at: Date.UTC(2027, 0, 1, 2, 59, 59),
 };
 
-describe('what widens a key’s access (pos-data-api.md, States: an edit that widens its access)', () => {
+describe('what widens a key’s access (docs/pos-api.md, States: an edit that widens its access)', () => {
   it('a permission added, a place added, all places, validity extended: one widening each', () => {
     expect(wideningOf(base, { ...base, permissions: ['event.view', 'sale-by-payment-method.view'] })).toEqual(
       [{ kind: 'permission', permission: 'sale-by-payment-method.view' }],
@@ -83,7 +83,7 @@ describe('the message', () => {
   });
 });
 
-describe('retries back off exponentially (README, E-mail to merchants)', () => {
+describe('retries back off exponentially (docs/back-office.md, E-mail to merchants)', () => {
   it('30 s, 1 min, 2 min … then at most an hour', () => {
     const options = { retryBaseMs: 30_000, retryMaxMs: 3_600_000 };
     expect([1, 2, 3, 4, 8, 9, 12].map((attempt) => retryDelay(attempt, options))).toEqual([

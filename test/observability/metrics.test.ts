@@ -18,7 +18,7 @@ import { seedPos, SALES_URL } from '../pos/fixtures.js';
 import { posGet, publicRequest } from '../request.js';
 import { sampleSum, scrape } from './metrics-text.js';
 
-// Each metric family of GET /metrics (README, Metrics) moves when the real app does what it counts.
+// Each metric family of GET /metrics (docs/operations.md, Metrics) moves when the real app does what it counts.
 
 const HD = '/admin/v1/helpdesk';
 
@@ -195,7 +195,7 @@ describeEachDialect('metrics', (dialect) => {
       const keys = await seedHelpdesk(own);
       expect((await getOptions(own, keys.alpha)).statusCode).toBe(200);
       reachable = false;
-      // Unmeasured, not refused (DECISIONS, Both APIs).
+      // Unmeasured, not refused (docs/api-conventions.md).
       expect((await getOptions(own, keys.alpha)).statusCode).toBe(200);
       const text = await scrape(own);
       expect(sampleSum(text, 'rate_limit_store_duration_seconds_count', { operation: 'take' })).toBe(2);

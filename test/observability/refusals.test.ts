@@ -19,7 +19,7 @@ import { seedPos, PING } from '../pos/fixtures.js';
 import { posGet } from '../request.js';
 import { sampleSum, scrape } from './metrics-text.js';
 
-// The last refusals of a partner system or a merchant account (README, Why did my call fail): support
+// The last refusals of a partner system or a merchant account (docs/operations.md, Why did my call fail): support
 // finds a refused call by its X-Request-Id, without reading logs.
 
 const SYSTEM_REFUSALS = '/admin/v1/helpdesk/systems/alpha/refusals';
@@ -43,7 +43,7 @@ const requestId = (response: LightMyRequestResponse) => response.headers['x-requ
 describeEachDialect('refusals of a system or account', (dialect) => {
   const t = useTestApp(dialect);
 
-  it('a system’s refusals, newest first: status, code, operation, time, request id (README, Why did my call fail)', async () => {
+  it('a system’s refusals, newest first: status, code, operation, time, request id (docs/operations.md, Why did my call fail)', async () => {
     const keys = await seedHelpdesk(t);
     await putSystem(t, 'alpha', ['help-desk-ticket.create'], { rate_limit_per_minute: 2 });
     const lead = await postTicket(t, keys.alpha, { name: 'x' }, { url: LEAD_URL });

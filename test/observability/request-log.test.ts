@@ -9,7 +9,7 @@ import { getOptions, LEAD_URL, postTicket, seedHelpdesk, ticket, webhookUrl } fr
 import { SALES_URL, seedPos } from '../pos/fixtures.js';
 import { posGet, publicRequest } from '../request.js';
 
-// One JSON line per request (README, Logs): request id, API, operation, status, code, duration, system
+// One JSON line per request (docs/operations.md, Logs): request id, API, operation, status, code, duration, system
 // or account and credential id, client IP; never a key, a key hash, a body, a requester's name or
 // contact.
 

@@ -9,7 +9,7 @@ import {
 } from '../support/process-database.js';
 import { http, startServer, type ServerProcess } from '../support/server-process.js';
 
-// The entry point starts the traffic flush and stops it at shutdown (README, Observability: Traffic by
+// The entry point starts the traffic flush and stops it at shutdown (docs/operations.md, Observability: Traffic by
 // minute): the counts of a real process that lived less than one 15-second round are in the table once
 // it has exited on SIGTERM, and the processes of a fleet on one PostgreSQL add up there.
 
@@ -28,7 +28,7 @@ describeEachProcessDatabase('traffic at shutdown (real process)', (kind) => {
   });
 
   it('SIGTERM writes the counts still in memory; on PostgreSQL two processes’ counts add up', async () => {
-    // SQLite is served by one process (README, Running a fleet); PostgreSQL by a fleet.
+    // SQLite is served by one process (docs/operations.md, Running a fleet); PostgreSQL by a fleet.
     const processes = kind === 'postgres' ? 2 : 1;
     for (let i = 0; i < processes; i += 1) {
       const server = await startServer(fleetEnv(database!.url));

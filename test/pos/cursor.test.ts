@@ -9,9 +9,9 @@ import {
   type EventPosition,
 } from '../../src/pos/places/cursor.js';
 
-// The events cursor (pos-data-api.md, GET /v1/api-public/events, "Cursor rules"; DECISIONS, POS data API:
-// signed by the server with HMAC and a secret from config, bound to the place, positioned after the last
-// event of the page by (registration time, id)). A genuine cursor of another place, or of another
+// The events cursor (docs/pos-api.md, GET /v1/api-public/events, "Cursor rules"; docs/pos-api.md, Settled
+// details: signed by the server with HMAC and a secret from config, bound to the place, positioned after the
+// last event of the page by (registration time, id)). A genuine cursor of another place, or of another
 // account's place of the same id, is foreign; anything the API did not issue is invalid.
 
 const SECRET = 'test-cursor-secret-0123456789';
@@ -22,7 +22,7 @@ const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const invalid = { ok: false, reason: 'invalid' };
 const foreign = { ok: false, reason: 'foreign' };
 
-describe('events cursor (pos-data-api.md, Cursor rules)', () => {
+describe('events cursor (docs/pos-api.md, Cursor rules)', () => {
   it('a cursor read back for the same place gives the position it was signed with', () => {
     const cursor = signCursor(SECRET, ACME_P1, POSITION);
     expect(verifyCursor(SECRET, cursor, ACME_P1)).toEqual({ ok: true, position: POSITION });

@@ -17,10 +17,10 @@ import type { Db } from '../../src/db/database.js';
 import { isPostgres } from '../../src/db/dialect.js';
 import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
 
-// The events of a place as GET /v1/api-public/events lists them (pos-data-api.md, "Events response", the
-// events route's `search`, `limit` and cursor rules, Conventions: output dates; DECISIONS, POS data API:
-// cursor position (registration time, id), search folding; "Times on the wire"). Data is written through
-// the admin API, or through the repository it uses (`putEvent`) where a property writes many events.
+// The events of a place as GET /v1/api-public/events lists them (docs/pos-api.md, "Events response", the
+// events route's `search`, `limit` and cursor rules, Conventions: output dates; docs/pos-api.md, Settled
+// details: cursor position (registration time, id), search folding; "Times on the wire"). Data is written
+// through the admin API, or through the repository it uses (`putEvent`) where a property writes many events.
 
 const SECRET = 'test-cursor-secret-0123456789';
 const POS = '/admin/v1/pos';
@@ -85,7 +85,7 @@ async function allPages(t: TestApp, sizes: readonly number[], overrides: Partial
 /** Binary (UTF-16 code unit) order, descending. */
 const binaryDescending = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
 
-describe('search pattern (pos-data-api.md, events `search`: %, _ and backslash are plain text)', () => {
+describe('search pattern (docs/pos-api.md, events `search`: %, _ and backslash are plain text)', () => {
   it('folds like the stored names and escapes the three LIKE characters with a backslash', () => {
     expect(searchPattern('São')).toBe('%sao%');
     expect(searchPattern('ÉVÉNEMENT')).toBe('%evenement%');
@@ -96,7 +96,7 @@ describe('search pattern (pos-data-api.md, events `search`: %, _ and backslash a
 describeEachDialect('events list of a place', (dialect) => {
   const t = useTestApp(dialect);
 
-  describe('order and fields (pos-data-api.md, Events response; Conventions: output dates)', () => {
+  describe('order and fields (docs/pos-api.md, Events response; Conventions: output dates)', () => {
     it('most recently registered first; only the place’s events; times UTC with Z in whole seconds', async () => {
       await seed(t);
       await event(t, 'old', 'Abertura', 0, {
@@ -176,7 +176,7 @@ describeEachDialect('events list of a place', (dialect) => {
     );
   });
 
-  describe('pages (pos-data-api.md, Conventions: pagination; cursor rules: limit may change)', () => {
+  describe('pages (docs/pos-api.md, Conventions: pagination; cursor rules: limit may change)', () => {
     it('limit cuts the page; nextPosition is the last event of the page; null on the last page', async () => {
       await seed(t);
       for (let n = 1; n <= 5; n += 1) await event(t, `e${n}`, `Event ${n}`, n);
@@ -263,7 +263,7 @@ describeEachDialect('events list of a place', (dialect) => {
     });
   });
 
-  describe('search (pos-data-api.md, events `search`; DECISIONS: NFD, marks removed, lower-cased, both sides)', () => {
+  describe('search (docs/pos-api.md, events `search`; docs/pos-api.md, Settled details: NFD, marks removed, lower-cased, both sides)', () => {
     it('case- and accent-insensitive: "sao" finds "São", "ÉVÉNEMENT" finds "evenement"', async () => {
       await seed(t);
       await event(t, 'e1', 'Festival São João', 1);
@@ -354,7 +354,7 @@ describeEachDialect('events list of a place', (dialect) => {
     });
   });
 
-  describe('stored folded name (DECISIONS: the search compares the folded name stored with each event)', () => {
+  describe('stored folded name (docs/pos-api.md, Settled details: the search compares the folded name stored with each event)', () => {
     it('property: the stored name_folded of any name is what the search folds it to (foldName) and its definition', async () => {
       await seed(t);
       // Any text: accents composed or not, other scripts, letters that change length when lowered or

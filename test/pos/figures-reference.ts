@@ -1,9 +1,9 @@
 import type { SalesFigures } from '../../src/pos/sales/sales-figures.js';
 
 // An independent computation of the receipts-by-payment-method figures from raw receipts
-// (pos-data-api.md, "Receipts-by-payment-method response", "Brand rules", payment method table;
-// DECISIONS, POS data API), written by hand without the module's helpers or regular expressions: its own
-// method table, brand folding code point by code point, money text and shares as exact rationals.
+// (docs/pos-api.md, "Receipts-by-payment-method response", "Brand rules", payment method table;
+// docs/pos-api.md, Settled details), written by hand without the module's helpers or regular expressions: its
+// own method table, brand folding code point by code point, money text and shares as exact rationals.
 
 /** The method table as the document writes it, in its order. */
 export const TABLE: readonly (readonly [string, string])[] = [

@@ -221,7 +221,7 @@ export interface DataKeys {
   bare: CreatedKey;
 }
 
-/** Creates a key of the account with the body as given (admin-api.md, POST keys). */
+/** Creates a key of the account with the body as given (docs/admin-rules.md, POST keys). */
 export async function createAccountKey(
   t: AdminClient,
   account: string,

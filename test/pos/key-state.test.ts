@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyState, type KeyMatch, type KeyStateRow } from '../../src/pos/keys/key-state.js';
 
-// The pure state of a merchant key (pos-data-api.md, "States and transitions"): one test per row of the
+// The pure state of a merchant key (docs/pos-api.md, "States and transitions"): one test per row of the
 // table, named after it, then the order of reasons, the owner account and unknown keys. Rows are written
 // the way the key service leaves them after each transition.
 
@@ -25,7 +25,7 @@ const refused = (reason: string | null, countsTowardIpBlock = false) => ({
   countsTowardIpBlock,
 });
 
-describe('key state table (pos-data-api.md, States and transitions)', () => {
+describe('key state table (docs/pos-api.md, States and transitions)', () => {
   it('active | merchant removes a permission | still active (the route answers 403, not the key)', () => {
     // Permissions are not part of the key's state: the same row stays active.
     expect(state(row(), 'current')).toEqual(WORKS);
@@ -131,7 +131,7 @@ describe('order of reasons and the exceptions', () => {
     );
   });
 
-  it('a deactivated owner account: 401 without reason, not counted for the IP block (DECISIONS)', () => {
+  it('a deactivated owner account: 401 without reason, not counted for the IP block (docs/pos-api.md, Settled details)', () => {
     for (const matched of ['current', 'previous', 'replaced'] as const) {
       expect(state(row({ previous_valid_until: NOW + DAY }), matched, NOW, false)).toEqual(refused(null));
       expect(state(row({ revoked_at: NOW, paused: 1 }), matched, NOW, false)).toEqual(refused(null));

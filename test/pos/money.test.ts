@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { formatMoney, parseMoney } from '../../src/pos/receipts/money.js';
 
 // Money on the wire is text with a dot and two decimals, possibly negative, and integer cents everywhere
-// else (pos-data-api.md, Conventions).
+// else (docs/pos-api.md, Conventions).
 
-describe('money (pos-data-api.md, Conventions)', () => {
+describe('money (docs/pos-api.md, Conventions)', () => {
   it('format: a dot and two decimals, negative with a minus (Conventions)', () => {
     expect(formatMoney(123450)).toBe('1234.50');
     expect(formatMoney(-99)).toBe('-0.99');

@@ -19,9 +19,9 @@ import {
   UNKNOWN_KEY,
 } from './fixtures.js';
 
-// What the point-of-sale data API answers once the key is recognized (pos-data-api.md, Authentication,
-// Errors, States and transitions; DECISIONS, POS data API): 415 without code, 403 forbidden_permission,
-// the places of the key and the planned routes' 501. Every one of them is counted.
+// What the point-of-sale data API answers once the key is recognized (docs/pos-api.md, Authentication,
+// Errors, States and transitions; docs/pos-api.md, Settled details): 415 without code, 403
+// forbidden_permission, the places of the key and the planned routes' 501. Every one of them is counted.
 
 type Body = Record<string, unknown>;
 
@@ -155,7 +155,7 @@ describeEachDialect('POS API, gates after the key', (dialect) => {
       `${PREFIX}products?place=P2&limit=10`,
     ];
 
-    it('any valid key, even without permissions, gets 501 not_implemented, counted in the route class (DECISIONS, POS data API)', async () => {
+    it('any valid key, even without permissions, gets 501 not_implemented, counted in the route class (docs/pos-api.md, Settled details)', async () => {
       await seedAccount(t);
       const { key } = await createKey(t, { permissions: [] });
       for (const url of planned) {
@@ -167,7 +167,7 @@ describeEachDialect('POS API, gates after the key', (dialect) => {
       expect(await remainingAfterPing(t, key)).toBe(60 - 4 - 1);
     });
 
-    it('parameters are validated first: 422 with param (DECISIONS, POS data API)', async () => {
+    it('parameters are validated first: 422 with param (docs/pos-api.md, Settled details)', async () => {
       await seedAccount(t);
       const { key } = await createKey(t, { permissions: [] });
       const cases: [string, string][] = [
@@ -186,7 +186,7 @@ describeEachDialect('POS API, gates after the key', (dialect) => {
       }
     });
 
-    it('places outside the key: 404 param place, after the parameters (DECISIONS, POS data API)', async () => {
+    it('places outside the key: 404 param place, after the parameters (docs/pos-api.md, Settled details)', async () => {
       await seedAccount(t);
       const { key } = await createKey(t, { permissions: [], places: ['P1'] });
       for (const url of [

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { ACCOUNTS, API, createAccountKey, invalid, notFound, ok, seedDataAccounts } from './fixtures.js';
 
-// The events route of the point-of-sale API through HTTP (pos-data-api.md, "Events response", events'
+// The events route of the point-of-sale API through HTTP (docs/pos-api.md, "Events response", events'
 // search, limit, cursor rules and place; States and transitions).
 // Everything is seeded through the admin API and read through the public listener, each read one rate
 // window after the previous one (fixtures.ts, the data suites).

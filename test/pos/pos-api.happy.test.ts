@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { getWithKey as get, SALES_URL, seedPos as seed } from './fixtures.js';
 
-// The point-of-sale data API end to end through the real app (pos-data-api.md, Endpoints).
+// The point-of-sale data API end to end through the real app (docs/pos-api.md, Endpoints).
 
 describeEachDialect('POS API, happy paths', (dialect) => {
   const t = useTestApp(dialect);

@@ -21,7 +21,7 @@ import {
   UNKNOWN_KEY,
 } from './fixtures.js';
 
-// The IP block of the point-of-sale data API (pos-data-api.md, Limits, IP block; DECISIONS, Both APIs):
+// The IP block of the point-of-sale data API (docs/pos-api.md, Limits, IP block; docs/api-conventions.md):
 // 20 wrong keys in a sliding minute block the IP, even for a right key, and which failures count.
 
 describeEachDialect('POS API, IP block', (dialect) => {
@@ -77,7 +77,7 @@ describeEachDialect('POS API, IP block', (dialect) => {
       await expectNotBlocked(t, key);
     });
 
-    it('IPv6 addresses count by /64 (DECISIONS, Both APIs)', async () => {
+    it('IPv6 addresses count by /64 (docs/api-conventions.md)', async () => {
       const { key } = await seedAccountAndKey(t);
       await repeat(20, 401, () => publicRequest(t, { url: PING, key: UNKNOWN_KEY, ip: '2001:db8:0:7::1' }));
       expectProblem(

@@ -27,7 +27,7 @@ import {
   UNKNOWN_KEY,
 } from './fixtures.js';
 
-// What a presented key is worth (pos-data-api.md, Authentication; States and transitions; Limits):
+// What a presented key is worth (docs/pos-api.md, Authentication; States and transitions; Limits):
 // 401 invalid_token with its reason, the precedence of the states, Deprecation and Sunset during a
 // rotation's grace, and each key's own balance.
 
@@ -196,7 +196,7 @@ describeEachDialect('POS API, key states', (dialect) => {
       expectProblem(blocked, 429, 'rate_limited');
     });
 
-    it('a deactivated owner account: 401 without reason, not counted for the IP block (DECISIONS, POS data API)', async () => {
+    it('a deactivated owner account: 401 without reason, not counted for the IP block (docs/pos-api.md, Settled details)', async () => {
       const { key } = await seedAccountAndKey(t);
       await t.admin('PUT', `${ACCOUNTS}/acme`, { name: 'Acme Bares', active: false });
       for (let i = 0; i < 25; i += 1) expect401(await posGet(t, PING, key), null);

@@ -6,18 +6,18 @@ import { describeEachDialect, testApp, useTestApp, type TestApp } from '../helpe
 import { posGet, publicRequest } from '../request.js';
 import { SALES_URL as SALES } from './fixtures.js';
 
-// The limits of the point-of-sale data API over HTTP, through the real app (pos-data-api.md, "Limits",
-// both tables and every bullet; DECISIONS, "Both APIs" and "POS data API"). Every limit is written here
-// as a number, not imported from the code, so that a change of the policy shows up as a failing test.
-// Windows are moved with the manual clock (`t.clock`); calls "in progress" are held deterministically by
-// taking leases in the app's own store (`t.rateLimits`) under the key names of src/pos/api/pos-limits.ts.
+// The limits of the point-of-sale data API over HTTP, through the real app (docs/pos-api.md, "Limits",
+// both tables and every bullet; docs/api-conventions.md; docs/pos-api.md, Settled details). Every limit is
+// written here as a number, not imported from the code, so that a change of the policy shows up as a failing
+// test. Windows are moved with the manual clock (`t.clock`); calls "in progress" are held deterministically
+// by taking leases in the app's own store (`t.rateLimits`) under the key names of src/pos/api/pos-limits.ts.
 
 const P = '/admin/v1/pos/accounts';
 const API = '/v1/api-public';
 const SALES_SUMMARY = `${API}/sales/summary?from=2026-11-19T00:00:00-03:00&to=2026-11-20T00:00:00-03:00`;
 const ALL_PERMISSIONS = ['event.view', 'sale-by-payment-method.view'];
 
-// Limits of pos-data-api.md ("Limits") and DECISIONS ("POS data API"), given explicitly.
+// Limits of docs/pos-api.md ("Limits") and docs/pos-api.md ("Settled details"), given explicitly.
 const DEFAULT_QUOTA = 60;
 const HEAVY_QUOTA = 10;
 const DEFAULT_ACCOUNT_CEILING = 180;
@@ -226,7 +226,7 @@ describeEachDialect('POS API, limits', (dialect) => {
     expectMeasured(await posGet(t, `${API}/ping`, key), 200, DEFAULT_QUOTA, 59);
   });
 
-  it('a call refused by the key quota consumes nothing (DECISIONS, Both APIs; Limits)', async () => {
+  it('a call refused by the key quota consumes nothing (docs/api-conventions.md; Limits)', async () => {
     await createAccount(t, 'acme');
     const { key } = await createKey(t);
     const t0 = t.clock.now();
@@ -314,7 +314,7 @@ describeEachDialect('POS API, limits', (dialect) => {
     expectRateLimited(await posGet(t, SALES, fourth.key), 60, HEAVY_QUOTA, 0);
   });
 
-  it('absolute ceiling per presented key text and class (100 heavy), checked before the key is read: 429 before 401, refused calls count (Limits; DECISIONS)', async () => {
+  it('absolute ceiling per presented key text and class (100 heavy), checked before the key is read: 429 before 401, refused calls count (Limits; docs/pos-api.md, Settled details)', async () => {
     await createAccount(t, 'acme');
     const t0 = t.clock.now();
     // A wrong key is also a failure for the IP block (20 a minute) and for the unauthenticated-calls
@@ -352,7 +352,7 @@ describeEachDialect('POS API, limits', (dialect) => {
     expectMeasured(await posGet(t, `${API}/ping`, key), 200, DEFAULT_QUOTA, 59);
   });
 
-  it('unauthenticated calls of an IP above 40 (in progress + wrong-key failures of the minute): 429 Limit 40, Remaining 0, Retry-After 60, before the key is read (DECISIONS)', async () => {
+  it('unauthenticated calls of an IP above 40 (in progress + wrong-key failures of the minute): 429 Limit 40, Remaining 0, Retry-After 60, before the key is read (docs/pos-api.md, Settled details)', async () => {
     await createAccount(t, 'acme');
     const { key } = await createKey(t);
     const ip = '10.9.9.9';
@@ -402,7 +402,7 @@ describeEachDialect('POS API, limits', (dialect) => {
     expectRateLimited(await publicRequest(t, { url: `${API}/ping`, key, ip }), 60, UNAUTHENTICATED_PER_IP, 0);
   });
 
-  it('unauthenticated calls: only wrong-key failures stay counted; a revoked key’s 401s never reach the guard of 40 (DECISIONS)', async () => {
+  it('unauthenticated calls: only wrong-key failures stay counted; a revoked key’s 401s never reach the guard of 40 (docs/pos-api.md, Settled details)', async () => {
     await createAccount(t, 'acme');
     const { id, key: revoked } = await createKey(t);
     const { key } = await createKey(t);
@@ -465,7 +465,7 @@ describeEachDialect('POS API, limits', (dialect) => {
     }
   });
 
-  it('sales queries in progress: the whole API ceiling (50) full gives 429 Retry-After 5 (Limits; DECISIONS)', async () => {
+  it('sales queries in progress: the whole API ceiling (50) full gives 429 Retry-After 5 (Limits; docs/pos-api.md, Settled details)', async () => {
     await createAccount(t, 'acme');
     const { key } = await createKey(t);
     const t0 = t.clock.now();
@@ -541,7 +541,7 @@ describeEachDialect('POS API, limits', (dialect) => {
     expectMeasured(await publicRequest(t, { url: `${API}/ping`, key, ip }), 200, DEFAULT_QUOTA, 59);
   });
 
-  it('shared store unreachable: sales routes answer 503 Retry-After 60; other routes go on unmeasured, without X-RateLimit-* (DECISIONS, POS data API)', async () => {
+  it('shared store unreachable: sales routes answer 503 Retry-After 60; other routes go on unmeasured, without X-RateLimit-* (docs/pos-api.md, Settled details)', async () => {
     // An app of its own, whose store can be switched off once the data is seeded.
     const opened = await dialect.open();
     const memory = createMemoryRateLimitStore();

@@ -13,7 +13,7 @@ import {
   seedDataAccounts,
 } from './fixtures.js';
 
-// The query parameters of the point-of-sale API through HTTP (pos-data-api.md, "Conventions", "Errors" and
+// The query parameters of the point-of-sale API through HTTP (docs/pos-api.md, "Conventions", "Errors" and
 // its `param` choice, receipts-by-payment-method's place, event, from and to; Limits, 120 days).
 // Everything is seeded through the admin API and read through the public listener, each read one rate
 // window after the previous one (fixtures.ts, the data suites).
@@ -95,7 +95,7 @@ describeEachDialect('POS API data: parameter rules through HTTP', (dialect) => {
     expect((await invalid(t, full.key, daySalesUrl('&event=E1,E2'))).param).toBe('event');
   });
 
-  it('an identifier of another shape gives 422 with that param (DECISIONS: ^[A-Za-z0-9]{1,64}$)', async () => {
+  it('an identifier of another shape gives 422 with that param (docs/pos-api.md, Settled details: ^[A-Za-z0-9]{1,64}$)', async () => {
     const { full } = await seedDataAccounts(t);
     for (const bad of ['P-1', 'P_1', 'P%201', 'P%C3%A1', 'x'.repeat(65)]) {
       expect((await invalid(t, full.key, `${API}/events?place=${bad}`)).param, bad).toBe('place');

@@ -13,8 +13,8 @@ import {
   WHOLE_SECONDS_UTC,
 } from './fixtures.js';
 
-// The ping and places routes of the point-of-sale API through HTTP (pos-data-api.md, "Ping response",
-// "Places response", "Endpoints"; DECISIONS, POS data API).
+// The ping and places routes of the point-of-sale API through HTTP (docs/pos-api.md, "Ping response",
+// "Places response", "Endpoints"; docs/pos-api.md, Settled details).
 // Everything is seeded through the admin API and read through the public listener, each read one rate
 // window after the previous one (fixtures.ts, the data suites).
 
@@ -41,14 +41,14 @@ describeEachDialect('POS API data: ping and places', (dialect) => {
     expect(full.expires_at).toMatch(WHOLE_SECONDS_UTC);
   });
 
-  it('ping: expires_at is UTC with Z in whole seconds, 23:59:59 of the chosen date in UTC-03:00 (Ping response; DECISIONS)', async () => {
+  it('ping: expires_at is UTC with Z in whole seconds, 23:59:59 of the chosen date in UTC-03:00 (Ping response; docs/pos-api.md, Settled details)', async () => {
     await seedDataAccounts(t);
     const chosen = await createAccountKey(t, 'acme', { name: 'Dated', expires_on: '2027-01-15' });
     const body = (await ok(t, chosen.key, `${API}/ping`)) as { credential: { expires_at: string } };
     expect(body.credential.expires_at).toBe('2027-01-16T02:59:59Z');
   });
 
-  it('ping: credential.id is stable across rotations and new for a newly created key; the previous key sees superseded (Ping response; DECISIONS)', async () => {
+  it('ping: credential.id is stable across rotations and new for a newly created key; the previous key sees superseded (Ping response; docs/pos-api.md, Settled details)', async () => {
     const { full } = await seedDataAccounts(t);
     const rotated = await t.admin('POST', `${ACCOUNTS}/acme/keys/${full.id}/rotate`, {});
     const { key: newKey, previous_valid_until } = JSON.parse(rotated.body) as {

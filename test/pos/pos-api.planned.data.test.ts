@@ -2,9 +2,9 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { API, DAY_F, DAY_T, invalid, notFound, problem, seedDataAccounts } from './fixtures.js';
 
-// The planned routes of the point-of-sale API through HTTP (pos-data-api.md, "Planned routes"; DECISIONS,
-// POS data API): their parameters are validated and places outside the key refused, then 501.
-// Everything is seeded through the admin API and read through the public listener, each read one rate
+// The planned routes of the point-of-sale API through HTTP (docs/pos-api.md, "Planned routes";
+// docs/pos-api.md, Settled details): their parameters are validated and places outside the key refused, then
+// 501. Everything is seeded through the admin API and read through the public listener, each read one rate
 // window after the previous one (fixtures.ts, the data suites).
 
 describeEachDialect('POS API data: planned routes', (dialect) => {
@@ -16,7 +16,7 @@ describeEachDialect('POS API data: planned routes', (dialect) => {
     expect(body.param).toBeUndefined();
   };
 
-  it('planned sales routes: from and to required, 120 days at most, place a comma list of at most 100 ids, 404 param place outside the key, then 501 (Planned routes; DECISIONS)', async () => {
+  it('planned sales routes: from and to required, 120 days at most, place a comma list of at most 100 ids, 404 param place outside the key, then 501 (Planned routes; docs/pos-api.md, Settled details)', async () => {
     const { full, p1Only } = await seedDataAccounts(t);
     const hundred = Array.from({ length: 100 }, (_, i) => `P${i}`);
     for (const route of PLANNED_SALES) {
@@ -103,7 +103,7 @@ describeEachDialect('POS API data: planned routes', (dialect) => {
     await notImplemented(p1Only.key, url('place=P1'));
   });
 
-  it('planned routes answer 501 not_implemented to any valid key, without permission (Planned routes; DECISIONS)', async () => {
+  it('planned routes answer 501 not_implemented to any valid key, without permission (Planned routes; docs/pos-api.md, Settled details)', async () => {
     const { bare } = await seedDataAccounts(t);
     for (const route of PLANNED_SALES) {
       await notImplemented(bare.key, `${API}/${route}?from=${DAY_F}&to=${DAY_T}`);

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { publicRequest } from '../request.js';
 
-// Robustness of the point-of-sale data API (pos-data-api.md): whatever arrives under the prefix — any
+// Robustness of the point-of-sale data API (docs/pos-api.md): whatever arrives under the prefix — any
 // path, method, query text or headers, with or without a key — the answer is never a 5xx but the planned
 // routes' documented 501, is JSON (or empty for HEAD), carries X-Request-Id, and a key never sees data of
 // a place it does not reach or of another account.

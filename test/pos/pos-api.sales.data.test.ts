@@ -13,9 +13,9 @@ import {
 } from './random-receipts.js';
 import { ACCOUNTS, createAccountKey, daySalesUrl, ok, salesUrl, seedDataAccounts } from './fixtures.js';
 
-// The figures of receipts-by-payment-method through HTTP (pos-data-api.md, "Receipts-by-payment-method
-// response", "What counts toward the total", "Brand rules"; DECISIONS, POS data API), and the property that
-// they equal an independent computation from the raw receipts.
+// The figures of receipts-by-payment-method through HTTP (docs/pos-api.md, "Receipts-by-payment-method
+// response", "What counts toward the total", "Brand rules"; docs/pos-api.md, Settled details), and the
+// property that they equal an independent computation from the raw receipts.
 // Everything is seeded through the admin API and read through the public listener, each read one rate
 // window after the previous one (fixtures.ts, the data suites).
 
@@ -193,7 +193,7 @@ describeEachDialect('POS API data: sales figures', (dialect) => {
     });
   });
 
-  it('shares: three decimals, half away from zero, "0.000" when the total is zero, may be negative or above 100 (Receipts-by-payment-method response; DECISIONS)', async () => {
+  it('shares: three decimals, half away from zero, "0.000" when the total is zero, may be negative or above 100 (Receipts-by-payment-method response; docs/pos-api.md, Settled details)', async () => {
     const { full } = await seedDataAccounts(t);
     await t.admin('POST', `${ACCOUNTS}/acme/receipts`, {
       receipts: [

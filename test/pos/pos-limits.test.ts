@@ -16,8 +16,8 @@ import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 import { ManualClock } from '../helper.js';
 
-// The limit policy of the POS data API: pos-data-api.md, "Limits" (both tables and every bullet) and the
-// 429/503 rows of "Errors"; DECISIONS, "Both APIs" (sliding windows, refused calls consume nothing except
+// The limit policy of the POS data API: docs/pos-api.md, "Limits" (both tables and every bullet) and the
+// 429/503 rows of "Errors"; docs/api-conventions.md (sliding windows, refused calls consume nothing except
 // where the POS document says) and "POS data API" (absolute ceiling, whole-API ceiling of sales queries,
 // unauthenticated calls per IP, shared store unreachable).
 
@@ -156,7 +156,7 @@ describe('POS limits: the 429 table (Limits)', () => {
     await salesQuery(limits, 'B', 'B:1');
   });
 
-  it('concurrency: a full whole-API ceiling refuses with Retry-After 5; 50 by default, configurable (Limits, 429 table; DECISIONS)', async () => {
+  it('concurrency: a full whole-API ceiling refuses with Retry-After 5; 50 by default, configurable (Limits, 429 table; docs/pos-api.md, Settled details)', async () => {
     const byDefault = setUp().limits;
     for (let i = 0; i < 50; i += 1) await salesQuery(byDefault, `acct${i}`, `acct${i}:1`);
     const fiftyFirst = expectRefusal(
@@ -208,7 +208,7 @@ describe('POS limits: the 429 table (Limits)', () => {
     expect((await limits.checkIpBlock('2001:db8:0:1:ffff::9')).ok).toBe(false);
   });
 
-  it('unauthenticated calls: above 40 in progress plus failures of the last minute, 429 before the key is read with Retry-After 60, Limit 40, Remaining 0 (Limits, 429 table; DECISIONS)', async () => {
+  it('unauthenticated calls: above 40 in progress plus failures of the last minute, 429 before the key is read with Retry-After 60, Limit 40, Remaining 0 (Limits, 429 table; docs/pos-api.md, Settled details)', async () => {
     const { limits, clock } = setUp();
     const checks: KeyCheck[] = [];
     for (let i = 0; i < 40; i += 1) checks.push(await keyCheck(limits));
@@ -230,7 +230,7 @@ describe('POS limits: the 429 table (Limits)', () => {
     await keyCheck(limits, '198.51.100.1');
   });
 
-  it('absolute ceiling: 600 default / 100 heavy per presented key text, refused calls count too, Limit the ceiling (Limits, 429 table; DECISIONS)', async () => {
+  it('absolute ceiling: 600 default / 100 heavy per presented key text, refused calls count too, Limit the ceiling (Limits, 429 table; docs/pos-api.md, Settled details)', async () => {
     const { limits, clock } = setUp();
     expect(POS_ABSOLUTE_CEILING).toEqual({ default: 600, heavy: 100 });
     const text = 'gtpk_' + 'x'.repeat(43);
@@ -259,7 +259,7 @@ describe('POS limits: the 429 table (Limits)', () => {
     expect((await limits.checkAbsoluteCeiling(null, 'default')).ok).toBe(true);
   });
 
-  it('documentation pages: 30 a minute per IP, Retry-After 60 without X-RateLimit-* (Limits, 429 table; DECISIONS)', async () => {
+  it('documentation pages: 30 a minute per IP, Retry-After 60 without X-RateLimit-* (Limits, 429 table; docs/pos-api.md, Settled details)', async () => {
     const { limits, clock } = setUp();
     for (let i = 0; i < 30; i += 1) expect((await limits.checkDocumentationPage(IP)).ok).toBe(true);
     expect(await limits.checkDocumentationPage(IP)).toEqual({
@@ -274,7 +274,7 @@ describe('POS limits: the 429 table (Limits)', () => {
   });
 });
 
-describe('POS limits: the bullets (Limits; DECISIONS)', () => {
+describe('POS limits: the bullets (Limits; docs/pos-api.md, Settled details)', () => {
   it("every authenticated response carries X-RateLimit-Limit, -Remaining and -Reset; Remaining is the lower of the key's and the account's balance (Limits)", async () => {
     const { limits } = setUp();
     expect((await quota(limits, 'A', 'A:1')).headers).toEqual({
@@ -384,7 +384,7 @@ describe('POS limits: the bullets (Limits; DECISIONS)', () => {
     ).toBe('key_quota');
   });
 
-  it("refused calls consume nothing: a call refused by the account ceiling has not spent the key's balance, and vice versa (DECISIONS, Both APIs)", async () => {
+  it("refused calls consume nothing: a call refused by the account ceiling has not spent the key's balance, and vice versa (docs/api-conventions.md)", async () => {
     const { limits, clock } = setUp();
     // Key A:1 spent at T0; its refused calls must not spend the account.
     await spend(limits, 'A', 'A:1', 'heavy', 10);
@@ -438,7 +438,7 @@ describe('POS limits: the bullets (Limits; DECISIONS)', () => {
     expect((await limits.beginSalesQuery(await quota(limits, 'A', 'A:1', 'heavy'))).ok).toBe(false);
   });
 
-  it('shared store unreachable: sales queries get 503 Retry-After 60, other routes go on unmeasured without X-RateLimit-* (DECISIONS, POS data API)', async () => {
+  it('shared store unreachable: sales queries get 503 Retry-After 60, other routes go on unmeasured without X-RateLimit-* (docs/pos-api.md, Settled details)', async () => {
     const { limits } = setUp(undefined, unreachableStore());
     expect(await limits.checkIpBlock(IP)).toEqual({ ok: true, headers: {} });
     expect(await limits.checkAbsoluteCeiling('gtpk_' + 'x'.repeat(43), 'heavy')).toEqual({
@@ -461,7 +461,7 @@ describe('POS limits: the bullets (Limits; DECISIONS)', () => {
     expect((await limits.checkDocumentationPage(IP)).ok).toBe(true);
   });
 
-  it('shared store lost between the quota and the sales query: 503 with the X-RateLimit-* of the call (DECISIONS, POS data API)', async () => {
+  it('shared store lost between the quota and the sales query: 503 with the X-RateLimit-* of the call (docs/pos-api.md, Settled details)', async () => {
     const memory = createMemoryRateLimitStore();
     let reachable = true;
     const store: RateLimitStore = {

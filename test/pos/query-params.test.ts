@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { problemCatalogue } from '../../src/errors/problem-catalogue.js';
 import { POS_QUERY_ROUTES, readQuery, type PosRoute } from '../../src/pos/api/query-params.js';
 
-// The query parameters of the POS data API (pos-data-api.md, "Conventions", "Endpoints", the planned
-// routes table, "Errors" and its `param` choice; DECISIONS, POS data API): one test per rule, named after
-// it, then properties. Expected instants are written as Date.UTC values, not through the module.
+// The query parameters of the POS data API (docs/pos-api.md, "Conventions", "Endpoints", the planned
+// routes table, "Errors" and its `param` choice; docs/pos-api.md, Settled details): one test per rule, named
+// after it, then properties. Expected instants are written as Date.UTC values, not through the module.
 
 const ROUTES = Object.keys(POS_QUERY_ROUTES) as PosRoute[];
 const SALES = 'sales/by-payment-method';
@@ -269,7 +269,7 @@ describe('repeated parameters (Endpoints; Errors, param choice)', () => {
   });
 });
 
-describe('list forms and identifiers (Errors, param choice; DECISIONS, POS data API)', () => {
+describe('list forms and identifiers (Errors, param choice; docs/pos-api.md, Settled details)', () => {
   it('a list form sent once is an invalid value; for place the detail is quoted (Errors, param choice)', () => {
     for (const route of ['events', SALES, 'sales/summary', 'products'] as const) {
       const query = route === 'events' || route === 'products' ? 'place[]=A' : `from=${F}&to=${T}&place[]=A`;
@@ -288,7 +288,7 @@ describe('list forms and identifiers (Errors, param choice; DECISIONS, POS data 
     });
   });
 
-  it('identifiers are 1 to 64 ASCII letters and digits (Conventions; DECISIONS, POS data API)', () => {
+  it('identifiers are 1 to 64 ASCII letters and digits (Conventions; docs/pos-api.md, Settled details)', () => {
     expect(values('events', `place=${'A9'.repeat(32)}`).place).toBe('A9'.repeat(32));
     for (const bad of ['A'.repeat(65), 'a-b', 'a_b', 'a+b', '%C3%A9', 'a%00', '%EF%BC%A1']) {
       expect(refusal('events', `place=${bad}`)).toEqual({
@@ -380,7 +380,7 @@ describe('GET /events parameters (Endpoints; Limits)', () => {
     });
   });
 
-  it('search: a control or invisible character anywhere gives 422 search (Endpoints, events; DECISIONS)', () => {
+  it('search: a control or invisible character anywhere gives 422 search (Endpoints, events; docs/pos-api.md, Settled details)', () => {
     for (const bad of [
       '%00',
       '%09',
@@ -398,7 +398,7 @@ describe('GET /events parameters (Endpoints; Limits)', () => {
         detail: '"search" must not contain control or invisible characters.',
       });
     }
-    // ZWNJ and ZWJ are not invisible characters for this API (DECISIONS, Both APIs).
+    // ZWNJ and ZWJ are not invisible characters for this API (docs/api-conventions.md).
     expect(values('events', 'place=P1&search=a%E2%80%8Cb%E2%80%8Dc').search).toBe('a\u200Cb\u200Dc');
   });
 
@@ -571,7 +571,7 @@ describe('properties', () => {
     );
   });
 
-  /** Invisible or control (DECISIONS, Both APIs), by code point, without the module's regex. */
+  /** Invisible or control (docs/api-conventions.md), by code point, without the module's regex. */
   const isInvisible = (cp: number) =>
     cp !== 0x200c &&
     cp !== 0x200d &&

@@ -5,7 +5,7 @@ import { withQueryTimeout } from '../../src/db/query-timeout.js';
 import { queryTimeoutProblem } from '../../src/pos/api/pos-api-gates.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 
-// The query time limits of the POS API (pos-data-api.md, Limits: 15 s for receipts, 3 s for the events
+// The query time limits of the POS API (docs/pos-api.md, Limits: 15 s for receipts, 3 s for the events
 // list; Errors, 503): a query that does not finish in time ends in 503 with the documented detail.
 
 describeEachDialect('POS API: query time limits', (dialect) => {

@@ -6,8 +6,8 @@ import { RECEIPT_KINDS } from '../../src/pos/receipts/receipt-rules.js';
 import { SLOT_LENGTHS } from '../../src/pos/sales/sales-bucket-layout.js';
 
 // Random receipts for the property tests of the sales figures (the query and the route), and the
-// expected set of counted receipts computed from them by hand (pos-data-api.md, "What counts toward the
-// total"; DECISIONS, POS data API).
+// expected set of counted receipts computed from them by hand (docs/pos-api.md, "What counts toward the
+// total"; docs/pos-api.md, Settled details).
 
 /** The kinds a device may record (the input domain), and `null`: a receipt without a transaction type. */
 const KINDS = [...RECEIPT_KINDS, null] as const;

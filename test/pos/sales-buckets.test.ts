@@ -17,7 +17,7 @@ import {
 
 // The sales buckets kept by deltas (src/pos/sales/sales-buckets.ts): every write of receipts subtracts what the
 // old states counted and adds what the new ones count, in its own transaction, so that the buckets always
-// equal the sums of the counted receipts (pos-data-api.md, "What counts toward the total": a late receipt
+// equal the sums of the counted receipts (docs/pos-api.md, "What counts toward the total": a late receipt
 // enters its period, a cancelled one leaves it). The sums the buckets are compared with are computed from
 // the raw receipts in SQL by the check (src/pos/sales/sales-bucket-audit.ts, tested on its own).
 

@@ -9,9 +9,9 @@ import {
   type RawReceipt,
 } from './figures-reference.js';
 
-// Properties of the receipts-by-payment-method figures (pos-data-api.md, "Receipts-by-payment-method
-// response", "Brand rules", payment method table; DECISIONS, POS data API). The expected response comes
-// from the hand-written reference in figures-reference.ts, which shares nothing with the module.
+// Properties of the receipts-by-payment-method figures (docs/pos-api.md, "Receipts-by-payment-method
+// response", "Brand rules", payment method table; docs/pos-api.md, Settled details). The expected response
+// comes from the hand-written reference in figures-reference.ts, which shares nothing with the module.
 
 function groupLikeTheDatabase(receipts: readonly RawReceipt[]): ReceiptGroup[] {
   const groups = new Map<string, ReceiptGroup & { amountCents: bigint }>();
@@ -117,7 +117,7 @@ describe('sales figures, properties (Receipts-by-payment-method response; Brand 
     );
   });
 
-  it('share: the exact rational rounded half away from zero, exact halves included (DECISIONS, POS data API)', () => {
+  it('share: the exact rational rounded half away from zero, exact halves included (docs/pos-api.md, Settled details)', () => {
     const big = fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n });
     // amount = (2m + 1)·k and total = 200000·k put the share exactly halfway between two thousandths.
     const half = fc
@@ -135,7 +135,7 @@ describe('sales figures, properties (Receipts-by-payment-method response; Brand 
     );
   });
 
-  it('total zero: every share is "0.000" (DECISIONS, POS data API)', () => {
+  it('total zero: every share is "0.000" (docs/pos-api.md, Settled details)', () => {
     fc.assert(
       fc.property(receipts, (raw) => {
         const balanced = [...raw, ...raw.map((r) => ({ ...r, method: 'cash', cents: -r.cents }))];

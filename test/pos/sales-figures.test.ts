@@ -5,8 +5,9 @@ import type { ReceiptGroup } from '../../src/pos/sales/sales-figures.js';
 import { salesFigures, shareText } from '../../src/pos/sales/sales-figures.js';
 import { TABLE } from './figures-reference.js';
 
-// The figures of the receipts-by-payment-method response, one rule per test (pos-data-api.md,
-// "Receipts-by-payment-method response", "Brand rules", payment method table; DECISIONS, POS data API).
+// The figures of the receipts-by-payment-method response, one rule per test (docs/pos-api.md,
+// "Receipts-by-payment-method response", "Brand rules", payment method table; docs/pos-api.md, Settled
+// details).
 
 const group = (
   paymentMethod: string,
@@ -21,7 +22,7 @@ function brandLines(groups: ReceiptGroup[], method = 'tef_credit') {
   return line?.brands.map((b) => [b.brand, b.count, b.amount, b.share]);
 }
 
-describe('payment methods (pos-data-api.md, payment method table)', () => {
+describe('payment methods (docs/pos-api.md, payment method table)', () => {
   it('methods: the table in document order with its Portuguese labels (payment method table)', () => {
     // The table as the document writes it, kept by hand in figures-reference.ts.
     expect(PAYMENT_METHODS.map((m) => [m.code, m.label])).toEqual(TABLE);
@@ -50,13 +51,13 @@ describe('payment methods (pos-data-api.md, payment method table)', () => {
   });
 });
 
-describe('brand folding (Brand rules; DECISIONS, POS data API)', () => {
-  it('brands: spaces are trimmed and inner runs collapsed (DECISIONS, POS data API)', () => {
+describe('brand folding (Brand rules; docs/pos-api.md, Settled details)', () => {
+  it('brands: spaces are trimmed and inner runs collapsed (docs/pos-api.md, Settled details)', () => {
     expect(foldBrand('  MASTER   CARD  ')).toBe('MASTER CARD');
     expect(foldBrand('VISA\t ELECTRON\u00a0')).toBe('VISA ELECTRON');
   });
 
-  it('brands: case is kept (DECISIONS, POS data API)', () => {
+  it('brands: case is kept (docs/pos-api.md, Settled details)', () => {
     expect(foldBrand('Visa')).toBe('Visa');
     expect(foldBrand('VISA')).toBe('VISA');
   });
@@ -77,7 +78,7 @@ describe('brand folding (Brand rules; DECISIONS, POS data API)', () => {
     expect(foldBrand(undefined)).toBeNull();
   });
 
-  it('brands: an empty or all-space text fails the 1-to-40 format and is OTHER (DECISIONS, POS data API)', () => {
+  it('brands: an empty or all-space text fails the 1-to-40 format and is OTHER (docs/pos-api.md, Settled details)', () => {
     expect(foldBrand('')).toBe('OTHER');
     expect(foldBrand(' \t\u3000 ')).toBe('OTHER');
   });
@@ -172,7 +173,7 @@ describe('sales figures (Receipts-by-payment-method response)', () => {
     ).toEqual([['MASTER CARD', 3, '3.50', '100.000']]);
   });
 
-  it('brands: spellings differing in case are two lines (DECISIONS, POS data API)', () => {
+  it('brands: spellings differing in case are two lines (docs/pos-api.md, Settled details)', () => {
     expect(brandLines([group('tef_credit', 300, 'VISA'), group('tef_credit', 100, 'Visa')])).toEqual([
       ['VISA', 1, '3.00', '75.000'],
       ['Visa', 1, '1.00', '25.000'],
@@ -223,7 +224,7 @@ describe('sales figures (Receipts-by-payment-method response)', () => {
     ).toEqual(['B', 'A', 'C']);
   });
 
-  it('brands: ties by name in binary order, not by count (DECISIONS, POS data API)', () => {
+  it('brands: ties by name in binary order, not by count (docs/pos-api.md, Settled details)', () => {
     expect(
       brandLines([
         group('tef_credit', 100, 'visa'),
@@ -253,7 +254,7 @@ describe('sales figures (Receipts-by-payment-method response)', () => {
     expect(figures.data[1]).toMatchObject({ share: '25.000', brands: [{ brand: 'VISA', share: '25.000' }] });
   });
 
-  it('share: half away from zero, three decimals (DECISIONS, POS data API)', () => {
+  it('share: half away from zero, three decimals (docs/pos-api.md, Settled details)', () => {
     expect(shareText(1n, 3n)).toBe('33.333');
     expect(shareText(2n, 3n)).toBe('66.667');
     expect(shareText(1n, 200_000n)).toBe('0.001');
@@ -270,7 +271,7 @@ describe('sales figures (Receipts-by-payment-method response)', () => {
     expect(shareText(-1n, -64n)).toBe('1.563');
   });
 
-  it('share: computed from exact integers, even beyond safe numbers (DECISIONS, POS data API)', () => {
+  it('share: computed from exact integers, even beyond safe numbers (docs/pos-api.md, Settled details)', () => {
     const total = 2n ** 70n;
     expect(shareText(total / 3n, total)).toBe('33.333');
     expect(shareText(total - 1n, total)).toBe('100.000');
@@ -300,12 +301,12 @@ describe('sales figures (Receipts-by-payment-method response)', () => {
     expect(figures.data.map((line) => line.share)).toEqual(['150.000', '-50.000']);
   });
 
-  it('negative receipts: a share rounding to zero is "0.000", never "-0.000" (DECISIONS, POS data API)', () => {
+  it('negative receipts: a share rounding to zero is "0.000", never "-0.000" (docs/pos-api.md, Settled details)', () => {
     expect(shareText(-1n, 10_000_000n)).toBe('0.000');
     expect(shareText(1n, -10_000_000n)).toBe('0.000');
   });
 
-  it('total zero: every share is "0.000" (DECISIONS, POS data API)', () => {
+  it('total zero: every share is "0.000" (docs/pos-api.md, Settled details)', () => {
     const figures = salesFigures([group('cash', 500), group('tef_credit', -500, 'VISA'), group('pos', 0)]);
     expect(figures.total).toEqual({ count: 3, amount: '0.00' });
     expect(figures.data.map((line) => line.share)).toEqual(['0.000', '0.000', '0.000']);

@@ -4,8 +4,8 @@ import { salesByPaymentMethod, type SalesQuery } from '../../src/pos/sales/sales
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { referenceFigures } from './figures-reference.js';
 
-// The query behind GET /sales/by-payment-method (pos-data-api.md, "What counts toward the total",
-// "Receipts-by-payment-method response", the route's section; DECISIONS, POS data API), on each
+// The query behind GET /sales/by-payment-method (docs/pos-api.md, "What counts toward the total",
+// "Receipts-by-payment-method response", the route's section; docs/pos-api.md, Settled details), on each
 // dialect, with receipts written through the admin API as store devices send them.
 
 const POS = '/admin/v1/pos';
@@ -75,7 +75,7 @@ function query(t: TestApp, overrides: Partial<SalesQuery> = {}) {
 describeEachDialect('sales by payment method, the query', (dialect) => {
   const t = useTestApp(dialect);
 
-  describe('what counts toward the total (pos-data-api.md; DECISIONS, POS data API)', () => {
+  describe('what counts toward the total (docs/pos-api.md; docs/pos-api.md, Settled details)', () => {
     it('counts: paid receipts of sales and tabs, cashless top-ups and activations', async () => {
       await seed(t);
       await post(t, [

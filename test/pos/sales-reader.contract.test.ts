@@ -15,9 +15,9 @@ import {
 } from './random-receipts.js';
 
 // The SalesReader contract: every reader (sales-readers.ts) gives the sales query the same figures, equal
-// to an independent sum (pos-data-api.md, "What counts toward the total",
-// "Receipts-by-payment-method response", "Brand rules"; DECISIONS, POS data API): random receipts over
-// two years and a half (slot boundaries of the buckets and dates before 1970 included), written through
+// to an independent sum (docs/pos-api.md, "What counts toward the total",
+// "Receipts-by-payment-method response", "Brand rules"; docs/pos-api.md, Settled details): random receipts
+// over two years and a half (slot boundaries of the buckets and dates before 1970 included), written through
 // the admin API with random UTC offsets in their dates (+05:45, -03:30, +14:00 among them), then arriving
 // again later: corrected, cancelled, moved to another place or event, sent twice in one call, or sent
 // unchanged; and random periods, whole local days of an offset among them, with bounds on or just off

@@ -155,7 +155,7 @@ describe.skipIf(missing.length > 0)(
 
     beforeAll(async () => {
       let mark = Date.now();
-      // As the README's production section says: build once, then `node dist/server.js` per process.
+      // As docs/production.md says: build once, then `node dist/server.js` per process.
       execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
       timings.build = Date.now() - mark;
 
@@ -198,7 +198,7 @@ describe.skipIf(missing.length > 0)(
         { port: await freePort(), adminPort: await freePort() },
         { port: await freePort(), adminPort: await freePort() },
       ] as const;
-      // One prefix for the fleet: both processes share every limit, as the README's fleet does.
+      // One prefix for the fleet: both processes share every limit, as docs/operations.md, Running a fleet, does.
       const redisKeyPrefix = `rehearsal-${Date.now()}:`;
       const env = (own: { port: number; adminPort: number }) => ({
         NODE_ENV: 'production',
@@ -495,7 +495,7 @@ describe.skipIf(missing.length > 0)(
               },
             );
             // The ticket API's documented answers to a read: 200, or while a process closes its own 503
-            // (README, Shutdown, step 3); anything else (nginx's 502 or 504, a reset) is outside it.
+            // (docs/operations.md, Shutdown, step 3); anything else (nginx's 502 or 504, a reset) is outside it.
             const code = answer.status === 503 ? (JSON.parse(answer.text) as { code?: string }).code : '';
             outcome =
               answer.status === 503

@@ -13,7 +13,7 @@ import { describeRateLimitStoreContract, T0, WINDOW } from './store-contract.js'
 // The Redis RateLimitStore, which a fleet of processes shares (issue "Run as a fleet"): the contract every
 // store keeps, the same results as the in-process store for any sequence of operations, no overspending
 // across processes, keys under the service's prefix, and failing fast while Redis is unreachable or
-// silent (DECISIONS, Both APIs: the callers then go on unmeasured), recovering by itself when it returns.
+// silent (docs/api-conventions.md: the callers then go on unmeasured), recovering by itself when it returns.
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const skipped = redisUrl === undefined;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 
-// What every RateLimitStore does, run on each implementation: exact sliding windows (DECISIONS, Both APIs:
+// What every RateLimitStore does, run on each implementation: exact sliding windows (docs/api-conventions.md:
 // "a call counts for 60 seconds after it was admitted"; "a call refused with 429 does not consume
-// balance"), the counting behind the IP block (DECISIONS, Ticket API: 20 refusals within 60 seconds block
-// the IP for the rest of that minute), and the operations of the POS data API's limits: several windows
-// taken at once (a key's quota and its account's ceiling), a window where refused calls count too (the
-// absolute ceiling), and lease sets (calls in progress).
+// balance"), the counting behind the IP block (docs/ticket-api.md, Settled details: 20 refusals within 60
+// seconds block the IP for the rest of that minute), and the operations of the POS data API's limits: several
+// windows taken at once (a key's quota and its account's ceiling), a window where refused calls count too
+// (the absolute ceiling), and lease sets (calls in progress).
 
 export const WINDOW = 60_000;
 export const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -17,7 +17,7 @@ export const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);
  */
 export function describeRateLimitStoreContract(openStore: () => Promise<RateLimitStore>): void {
   describe('pushRecent and recent', () => {
-    it('keeps the newest entries, newest first, up to `keep` (README, Why did my call fail)', async () => {
+    it('keeps the newest entries, newest first, up to `keep` (docs/operations.md, Why did my call fail)', async () => {
       const store = await openStore();
       expect(await store.recent('list', 10)).toEqual([]);
       for (let i = 1; i <= 5; i += 1) await store.pushRecent('list', `entry ${i}`, 3, WINDOW);
@@ -37,7 +37,7 @@ export function describeRateLimitStoreContract(openStore: () => Promise<RateLimi
       expect(await store.take('k', 3, WINDOW, T0 + 30)).toEqual({ allowed: false, count: 3, oldestAt: T0 });
     });
 
-    it('a refused take does not consume balance (DECISIONS, Both APIs)', async () => {
+    it('a refused take does not consume balance (docs/api-conventions.md)', async () => {
       const store = await openStore();
       await store.take('k', 1, WINDOW, T0);
       for (let i = 1; i <= 100; i += 1)
@@ -91,7 +91,7 @@ export function describeRateLimitStoreContract(openStore: () => Promise<RateLimi
       expect(await store.add('ip', WINDOW, T0 + WINDOW + 5)).toBe(21);
     });
 
-    it('waitBelow is 0 below the threshold and blocks at it (DECISIONS, Ticket API, IP block)', async () => {
+    it('waitBelow is 0 below the threshold and blocks at it (docs/ticket-api.md, IP block)', async () => {
       const store = await openStore();
       for (let i = 0; i < 19; i += 1) await store.add('ip', WINDOW, T0);
       expect(await store.waitBelow('ip', 20, WINDOW, T0)).toBe(0);

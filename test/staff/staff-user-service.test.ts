@@ -6,7 +6,7 @@ import { STAFF_LINK_LIFETIME_MS, STAFF_SESSION_FACE } from '../../src/staff/staf
 import { linkTokenHash } from '../../src/identity/one-time-link.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 
-// The staff users of the back-office console (issue 14; README, Staff users): created with a role and a
+// The staff users of the back-office console (issue 14; docs/back-office.md, Staff users): created with a role and a
 // one-time link (72 hours) the operator hands over, good once; a password set through it signs in; a
 // fresh link ends the earlier ones; a disabled user signs in no more and loses their console sessions;
 // the first operator is created only while there is no staff user at all, one of two at once.

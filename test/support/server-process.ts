@@ -83,7 +83,7 @@ function canConnect(port: number, host: string): Promise<boolean> {
 export async function startServer(
   env: Record<string, string> = {},
   options: {
-    /** Run the built service, `node dist/server.js`, as production does (README, Running a fleet). */
+    /** Run the built service, `node dist/server.js`, as production does (docs/operations.md, Running a fleet). */
     built?: boolean;
   } = {},
 ): Promise<ServerProcess> {

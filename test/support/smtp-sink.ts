@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-// A real SMTP server for the e-mail tests (README, E-mail to merchants): it accepts every message over
+// A real SMTP server for the e-mail tests (docs/back-office.md, E-mail to merchants): it accepts every message over
 // plain SMTP on 127.0.0.1, keeps it raw and decoded (headers, plain text, HTML), and can be stopped and
 // started again on the same port to play a mail server that is down for a while.
 

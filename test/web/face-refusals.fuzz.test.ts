@@ -8,7 +8,7 @@ import { signedInStaff } from '../console/console-agent.js';
 import { describeEachDialect, testApp, type Dialect, type TestApp } from '../helper.js';
 import { capturedLog } from './face-log.js';
 
-// A seeded fuzz of every page of both web faces (README, Merchant panel: refusals): the routes are read
+// A seeded fuzz of every page of both web faces (docs/back-office.md, Merchant panel: refusals): the routes are read
 // from the listeners' own routers, so a new page is in the fuzz without a line here. Signed out and
 // signed in (a merchant user on the panel, an operator on the console), with junk methods, content types,
 // bodies up to a few MB, content codings, bytes that are not UTF-8, percent-escapes, long and duplicated

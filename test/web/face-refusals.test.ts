@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeEachDialect, testApp, type TestApp } from '../helper.js';
 import { capturedLog, type LogLine } from './face-log.js';
 
-// Every refusal of a web face is a page (README, Merchant panel: refusals): a body the face does not
+// Every refusal of a web face is a page (docs/back-office.md, Merchant panel: refusals): a body the face does not
 // read (JSON, text, multipart, none) 415, a form over 64 KB 413, bytes that are not UTF-8 or a path the
 // router cannot decode 400, a known path with another method 405 with Allow; each in the face's frame and
 // the reader's language, logged at info, never a 500. The language switch goes back only to a safe path of

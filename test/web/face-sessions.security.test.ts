@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { ADMIN_TOKEN, describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 
-// The web faces' sessions and CSRF (README, Merchant panel: Security; Back-office console: Sessions): a
+// The web faces' sessions and CSRF (docs/back-office.md, Merchant panel: Security; Back-office console: Sessions): a
 // session row is written only for a signed-in user, never for a visitor's page or form; every form post,
 // a visitor's included, carries a token of the browser's own signed CSRF cookie, bound to the signed-in
 // session when there is one; the session id is new at sign-in and gone at sign-out.

@@ -15,9 +15,9 @@ import { csrfField } from '../../web/layout.js';
 import type { ConsoleKit, StaffContext } from '../console-kit.js';
 import { CONSOLE_PREFIX } from '../console-path.js';
 
-// The ticket API's maintenance switch for the operator (issue 14; admin-api.md, Help desk: maintenance):
-// while it is on, every call of the partners' ticket API answers 503 temporarily_unavailable with its
-// Retry-After (helpdesk-ticket-api.md, Errors). The form is checked by the admin API's schema and the
+// The ticket API's maintenance switch for the operator (issue 14; docs/admin-rules.md, Help desk:
+// maintenance): while it is on, every call of the partners' ticket API answers 503 temporarily_unavailable
+// with its Retry-After (docs/ticket-api.md, Errors). The form is checked by the admin API's schema and the
 // switch set through the same service, recorded under the admin API's operation id. Switching it on
 // stops every partner, so it asks first on a page saying so; switching it off or changing the wait of a
 // switch already on does not.

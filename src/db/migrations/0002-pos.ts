@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// The point-of-sale data (pos-data-api.md, admin-api.md "Point of sale"): merchants' accounts, places,
+// The point-of-sale data (docs/pos-api.md, docs/admin-rules.md "Point of sale"): merchants' accounts, places,
 // events, receipts and API keys. Money is integer cents (bigint); instants are integer milliseconds.
 
 /** Accounts, places, events, receipts and merchants' keys. */
@@ -23,7 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('name', 'text')
     .addColumn('timezone', 'text', (c) => c.notNull())
-    // null: the place's state is not known (pos-data-api.md, Places response: `active` boolean or null)
+    // null: the place's state is not known (docs/pos-api.md, Places response: `active` boolean or null)
     .addColumn('active', 'integer')
     .addColumn('created_at', instant, (c) => c.notNull())
     .addColumn('updated_at', instant, (c) => c.notNull())
@@ -70,7 +70,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('demo', 'integer', (c) => c.notNull())
     // Derived at write time, so that sums, and later pre-aggregated buckets kept by deltas on upsert,
-    // never recompute the rules: 1 when the receipt counts toward the figures (DECISIONS, POS data API).
+    // never recompute the rules: 1 when the receipt counts toward the figures (docs/pos-api.md, Settled
+    // details).
     .addColumn('counted', 'integer', (c) => c.notNull())
     .addColumn('received_at', instant, (c) => c.notNull())
     .addColumn('updated_at', instant, (c) => c.notNull())
@@ -103,7 +104,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('previous_key_hash', 'text', (c) => c.unique())
     .addColumn('previous_valid_until', instant)
     // The key that was previous when a rotation invalidated the current one: it answers `replaced`
-    // (pos-data-api.md, States: "the old key (and any previous key) is replaced at once"); forgotten at
+    // (docs/pos-api.md, States: "the old key (and any previous key) is replaced at once"); forgotten at
     // the next rotation, like any key two rotations back.
     .addColumn('replaced_key_hash', 'text', (c) => c.unique())
     .addColumn('created_at', instant, (c) => c.notNull())

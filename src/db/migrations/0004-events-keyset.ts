@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect.js';
 
-// The events list at depth (pos-data-api.md, GET /v1/api-public/events; src/pos/places/event-listing.ts). The
+// The events list at depth (docs/pos-api.md, GET /v1/api-public/events; src/pos/places/event-listing.ts). The
 // listing pages by (registered_at, id), id in binary order, and its search compares the stored folded name
 // (`name_folded`, written with every event since 0002 by the same `foldName` the search pattern uses).
 // This index replaces 0002's `pos_events_page`:

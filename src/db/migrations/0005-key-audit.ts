@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../dialect.js';
 
-// The key audit trail and the last use of each key (README, Audit trail and last use): every lifecycle
+// The key audit trail and the last use of each key (docs/back-office.md, Audit trail and last use): every lifecycle
 // event of a partner system's key or a merchant's key, written in the transaction of the change, and the
 // last instant each key text (current and previous apart) was accepted, kept by a periodic flush.
 

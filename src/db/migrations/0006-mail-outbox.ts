@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect.js';
 
-// E-mail to merchants (pos-data-api.md, States and transitions: "The merchant receives an e-mail when a
+// E-mail to merchants (docs/pos-api.md, States and transitions: "The merchant receives an e-mail when a
 // key is created or rotated and when an edit widens its access"): the account's address, and the
 // transactional outbox that a message is written to in the transaction of the change it tells about
 // (src/mail/). Instants are integer milliseconds.

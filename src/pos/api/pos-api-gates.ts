@@ -14,7 +14,7 @@ import { readQuery, type PosQueryValues, type PosRoute } from './query-params.js
 const REALM = 'api-public';
 
 /**
- * The POS API's detail for a server that cannot take the call now (pos-data-api.md, Errors: the second
+ * The POS API's detail for a server that cannot take the call now (docs/pos-api.md, Errors: the second
  * case of 503): the shared store is unreachable, or the process is shutting down.
  */
 export const POS_UNAVAILABLE_DETAIL =
@@ -28,7 +28,7 @@ function limitProblem(refusal: LimitRefusal): Problem {
   return Problem.of('rate_limited', {}, { ...refusal.headers });
 }
 
-/** The kind of limit a refusal's reason counts under (README, Metrics). */
+/** The kind of limit a refusal's reason counts under (docs/operations.md, Metrics). */
 const LIMIT_KINDS: Readonly<Record<PosLimitReason, LimitKind>> = {
   ip_blocked: 'ip_block',
   unauthenticated_calls: 'unauthenticated',
@@ -112,7 +112,7 @@ export async function authenticateKey(call: PosCall): Promise<Problem | undefine
   );
   await call.keyCheck?.end(!outcome.ok && outcome.countsTowardIpBlock);
   // A key of the account, even one refused (expired, revoked, rotated out): the account's refusal to read
-  // (README, Why did my call fail).
+  // (docs/operations.md, Why did my call fail).
   if (known !== undefined)
     noteRequest(call.request, {
       subject: { kind: 'account', id: known.account_id },

@@ -3,7 +3,7 @@ import { wireTimeText } from '../../lib/wire-time.js';
 import { PAYMENT_METHODS } from '../receipts/payment-methods.js';
 import { POS_PERMISSIONS } from './pos-permissions.js';
 
-// The bodies the point-of-sale data API answers with (pos-data-api.md, the response of each route), as
+// The bodies the point-of-sale data API answers with (docs/pos-api.md, the response of each route), as
 // schemas: the route table names them, the tests hold every answer to them, and the OpenAPI document is
 // generated from them, with the examples given here.
 
@@ -63,7 +63,7 @@ export const placesBody = z
         id: z.string(),
         name: z.string().nullable(),
         timezone: z.string(),
-        /** Null when the operator never said (admin-api.md: a place's `active` may be null). */
+        /** Null when the operator never said (docs/admin-rules.md: a place's `active` may be null). */
         active: z.boolean().nullable(),
       }),
     ),

@@ -35,7 +35,7 @@ function findRoute(call: PosCall): Problem | undefined {
 }
 
 /**
- * The order in which problems are answered (pos-data-api.md, Authentication, Errors and Limits): one
+ * The order in which problems are answered (docs/pos-api.md, Authentication, Errors and Limits): one
  * problem at a time. Nothing before `authenticateKey` reads the key, and only the key-related limits count
  * before it; `X-RateLimit-*` appear from `limitKeyRate` on, `Deprecation`/`Sunset` from `authenticateKey`.
  */

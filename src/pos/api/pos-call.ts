@@ -32,14 +32,14 @@ export interface PosApiDeps {
   keyUse: Pick<KeyUse, 'mark'>;
 }
 
-/** A route of the POS API (pos-data-api.md, the routes in service and the planned routes). */
+/** A route of the POS API (docs/pos-api.md, the routes in service and the planned routes). */
 export interface PosRouteDef extends RouteSpec {
   readonly method: 'GET';
   /** The route's key in the parameter tables of query-params.ts. */
   readonly route: PosRoute;
   /** Which quotas and ceilings the call spends (Limits). */
   readonly routeClass: PosRouteClass;
-  /** The permission the route requires; planned routes require none (DECISIONS). */
+  /** The permission the route requires; planned routes require none (docs/pos-api.md, Settled details). */
   readonly permission: PosPermission | null;
   handle(call: AuthenticatedPosCall): Promise<Problem | Answer>;
 }

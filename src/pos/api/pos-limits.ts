@@ -5,9 +5,10 @@ import { ipBlockKey } from '../../lib/ip-key.js';
 import { createIpBlock } from '../../rate-limit/ip-block.js';
 import { attempt, type RateLimitStore, type WindowTake } from '../../rate-limit/rate-limit-store.js';
 
-// The limit policy of the POS data API (pos-data-api.md, "Limits", both tables and every bullet, and the
-// 429/503 rows of "Errors"; DECISIONS, "Both APIs" and "POS data API"). No HTTP here: each check returns
-// a decision with the exact headers to send, and the gates decide where in their order to call it:
+// The limit policy of the POS data API (docs/pos-api.md, "Limits", both tables and every bullet, and the
+// 429/503 rows of "Errors"; docs/api-conventions.md; docs/pos-api.md, Settled details). No HTTP here: each
+// check returns a decision with the exact headers to send, and the gates decide where in their order to call
+// it:
 //
 //   checkIpBlock → checkAbsoluteCeiling → beginKeyCheck … (key look-up) … end → takeQuota
 //   → (parameters) → beginSalesQuery … (the query) … release
@@ -23,15 +24,21 @@ export type PosRouteClass = 'default' | 'heavy';
 export const POS_KEY_QUOTA: Readonly<Record<PosRouteClass, number>> = { default: 60, heavy: 10 };
 /** Calls per sliding minute of all keys of an account together. */
 export const POS_ACCOUNT_CEILING: Readonly<Record<PosRouteClass, number>> = { default: 180, heavy: 30 };
-/** Calls per sliding minute per presented key text, refused ones included: 10 × the quota (DECISIONS). */
+/**
+ * Calls per sliding minute per presented key text, refused ones included: 10 × the quota (docs/pos-api.md,
+ * Settled details).
+ */
 export const POS_ABSOLUTE_CEILING: Readonly<Record<PosRouteClass, number>> = { default: 600, heavy: 100 };
 /** Sales queries in progress at once per account. */
 export const POS_ACCOUNT_SALES_IN_PROGRESS = 2;
 /** Wrong-key failures of an IP in a sliding minute that block it. */
 export const POS_IP_BLOCK_THRESHOLD = 20;
-/** Calls of an IP whose key is being checked, plus its wrong-key failures of the minute (DECISIONS). */
+/**
+ * Calls of an IP whose key is being checked, plus its wrong-key failures of the minute (docs/pos-api.md,
+ * Settled details).
+ */
 export const POS_UNAUTHENTICATED_PER_IP = 40;
-/** Documentation pages per IP per sliding minute (DECISIONS, POS data API). */
+/** Documentation pages per IP per sliding minute (docs/pos-api.md, Settled details). */
 export const POS_DOCS_PER_IP = 30;
 
 const WINDOW_MS = 60_000;
@@ -41,7 +48,9 @@ const SALES_RETRY_AFTER = 5;
 const RETRY_AFTER = 60;
 
 export interface PosLimitsConfig {
-  /** The whole API's ceiling of sales queries in progress (DECISIONS: 50, from config). */
+  /**
+   * The whole API's ceiling of sales queries in progress (docs/pos-api.md, Settled details: 50, from config).
+   */
   salesInProgressCeiling?: number;
   /**
    * How long a sales-query lease lives when never released (its process died). Must exceed the longest
@@ -286,7 +295,7 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
 
     /**
      * The documentation pages under `/docs`: 30 a sliding minute per IP; 429 `Retry-After` 60 without
-     * `X-RateLimit-*` (DECISIONS, POS data API). Refused calls do not count.
+     * `X-RateLimit-*` (docs/pos-api.md, Settled details). Refused calls do not count.
      */
     async checkDocumentationPage(ip: string | undefined): Promise<LimitDecision> {
       const take = await attempt(() => store.take(keys.docs(ip), POS_DOCS_PER_IP, WINDOW_MS, clock.now()));

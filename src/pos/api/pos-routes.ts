@@ -9,7 +9,7 @@ import { queryOf, queryTimeoutProblem, refuseByLimit } from './pos-api-gates.js'
 import type { PosRouteDef } from './pos-call.js';
 import { POS_KEY_QUOTA, type PosRouteClass } from './pos-limits.js';
 
-// The route table of the point-of-sale data API (pos-data-api.md, the routes in service and the planned
+// The route table of the point-of-sale data API (docs/pos-api.md, the routes in service and the planned
 // routes): every operation once, as data. The gates of pos-api.ts read it (route class, permission,
 // parameter table), the OpenAPI document is generated from it, and the tests hold every answer to its
 // schemas and codes.
@@ -17,7 +17,7 @@ import { POS_KEY_QUOTA, type PosRouteClass } from './pos-limits.js';
 /** Path prefix of the point-of-sale data API, as the registry gives it. */
 export const POS_API_PREFIX = POS_API.prefix;
 
-/** Problems every route can answer, from the gates (pos-data-api.md, Authentication, Errors, Limits). */
+/** Problems every route can answer, from the gates (docs/pos-api.md, Authentication, Errors, Limits). */
 const GATE_PROBLEMS: readonly ProblemCode[] = [
   'conflicting_credentials',
   'method_not_allowed',

@@ -9,11 +9,11 @@ import {
 } from './query-routes.js';
 import { readValue, refuse, type Sent } from './query-values.js';
 
-// The query parameters of the point-of-sale data API (pos-data-api.md, "Conventions", "Endpoints" with
+// The query parameters of the point-of-sale data API (docs/pos-api.md, "Conventions", "Endpoints" with
 // the parameter table of each route and the planned routes table, "Errors" with its `param` choice;
-// DECISIONS, POS data API), read from the raw query string: the text after `?`, undecoded, as Fastify
-// leaves it in `request.url`. Pure: no HTTP, no database. Whether a place or event exists, and whether a
-// cursor was issued for this query, is checked elsewhere (404s, src/pos/places/cursor.ts).
+// docs/pos-api.md, Settled details), read from the raw query string: the text after `?`, undecoded, as
+// Fastify leaves it in `request.url`. Pure: no HTTP, no database. Whether a place or event exists, and
+// whether a cursor was issued for this query, is checked elsewhere (404s, src/pos/places/cursor.ts).
 //
 // ORDER OF PROBLEMS. Every refusal is 422 `invalid_parameter` with a `param`; when several problems
 // occur, the first of this order is answered:

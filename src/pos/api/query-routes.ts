@@ -4,7 +4,7 @@ import type { Problem } from '../../errors/problem.js';
 // into. How a query is read against these tables is in query-params.ts; each value's reader is in
 // query-values.ts.
 
-/** Limits of the query parameters (pos-data-api.md, Limits; planned routes table). */
+/** Limits of the query parameters (docs/pos-api.md, Limits; planned routes table). */
 export const QUERY_LIMITS = {
   /** `limit`: 1 to 100, default 50. */
   pageSizeMin: 1,
@@ -12,7 +12,7 @@ export const QUERY_LIMITS = {
   pageSizeDefault: 50,
   /** `search`: 1 to 100 characters (code points). */
   searchLength: 100,
-  /** Place and event identifiers: `^[A-Za-z0-9]{1,64}$` (DECISIONS, POS data API). */
+  /** Place and event identifiers: `^[A-Za-z0-9]{1,64}$` (docs/pos-api.md, Settled details). */
   identifierLength: 64,
   /** Comma-separated `place` of the planned routes: at most 100 identifiers. */
   placeListLength: 100,
@@ -89,7 +89,7 @@ const plannedSales: RouteQuerySpec = {
 /**
  * The parameter table of every route of the POS data API, keyed by its path after `/v1/api-public/`:
  * the routes in service ("Endpoints") and the planned routes, whose parameters are provisional but
- * validated (DECISIONS, POS data API).
+ * validated (docs/pos-api.md, Settled details).
  */
 export const POS_QUERY_ROUTES = {
   ping: noQuery,

@@ -1,6 +1,6 @@
-// What a presented merchant key is worth right now (pos-data-api.md, "States and transitions", the 401
-// rows of "Errors" and the IP block of "Limits"; DECISIONS, POS data API). Pure: the caller looks the key
-// up and passes the row, which of its hashes matched, the owner account's active flag and the time.
+// What a presented merchant key is worth right now (docs/pos-api.md, "States and transitions", the 401
+// rows of "Errors" and the IP block of "Limits"; docs/pos-api.md, Settled details). Pure: the caller looks
+// the key up and passes the row, which of its hashes matched, the owner account's active flag and the time.
 
 /** Why a key that worked before is refused: the `reason` of its 401. */
 type KeyRefusalReason = 'revoked' | 'expired' | 'paused' | 'replaced';

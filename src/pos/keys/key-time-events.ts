@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { PosKeyTable } from '../../db/schema.js';
 import { isExpired } from './key-state.js';
 
-// The time-based events of a merchant key (pos-data-api.md, States and transitions: "validity date
+// The time-based events of a merchant key (docs/pos-api.md, States and transitions: "validity date
 // passes", "24 hours pass"), recorded once at the real instant they happened: by the sweeper of every
 // process (the unique `once_key` lets one row in), and by a change that is about to overwrite the instant
 // (an edit of the validity, a rotation), so that none is lost when the sweeper has not passed yet.

@@ -12,7 +12,7 @@ export interface KeyVerification {
   key?: PosKeyRecord;
   /**
    * The balance the call spends: the credential and which of its key texts was used, so that the
-   * current and the previous key of a rotation each have their own (pos-data-api.md, Limits).
+   * current and the previous key of a rotation each have their own (docs/pos-api.md, Limits).
    */
   bucket?: string;
   /** The hash of the key text that passed (current or previous), to mark its last use. */

@@ -69,7 +69,7 @@ export function checkNotRevoked(
 }
 
 /**
- * Records a lifecycle event of the key in the transaction of its change (README, Audit trail). A grace
+ * Records a lifecycle event of the key in the transaction of its change (docs/back-office.md, Audit trail). A grace
  * ended at once by the change (`graceEndedAt`) is marked on the event, so the sweeper does not record
  * it a second time as a `grace_ended` of its own.
  */

@@ -4,7 +4,7 @@ import { displayName, storedText } from '../../lib/input-text.js';
 import { POS_IDENTIFIER } from '../pos-identifier.js';
 import { POS_PERMISSIONS } from '../api/pos-permissions.js';
 
-// What the operator sends to manage a merchant's API keys (admin-api.md, Point of sale: keys): the
+// What the operator sends to manage a merchant's API keys (docs/admin-rules.md, Point of sale: keys): the
 // bodies, the key list's query and the identifiers of the paths. Bad input is refused before anything is
 // written.
 

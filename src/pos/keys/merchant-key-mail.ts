@@ -3,7 +3,7 @@ import { renderHtml, renderText, type MailDocument } from '../../mail/mail-docum
 import { enqueueMail } from '../../mail/outbox-repository.js';
 import type { PosPermission } from '../api/pos-permissions.js';
 
-// The merchant's e-mail about a key (pos-data-api.md, States and transitions: "The merchant receives an
+// The merchant's e-mail about a key (docs/pos-api.md, States and transitions: "The merchant receives an
 // e-mail when a key is created or rotated and when an edit widens its access"), in Portuguese, the
 // merchants' language: which key (name, id), what changed, when (UTC-03:00, the key dates' offset), and
 // what to do if it was not them. Never the key's text. Written to the outbox in the transaction of the

@@ -40,7 +40,7 @@ import { expiryOf } from './merchant-key-validity.js';
 
 export { MAX_ACTIVE_KEYS } from './merchant-key-checks.js';
 
-// Merchants' API keys (admin-api.md, Point of sale; pos-data-api.md, States and transitions and
+// Merchants' API keys (docs/admin-rules.md, Point of sale; docs/pos-api.md, States and transitions and
 // Authentication): the service the admin API, a CLI or a panel call. Bad input is refused before anything
 // is written, as a value (`KeyRefusal`) the caller puts in its own words; a key is shown once.
 
@@ -158,7 +158,7 @@ async function editKey(
         await updateKey(trx, accountId, id, { ...values, updated_at: now });
       }
       const edited = await requireKey(trx, accountId, id);
-      // Only an edit that widens the key's access tells the merchant (pos-data-api.md, States).
+      // Only an edit that widens the key's access tells the merchant (docs/pos-api.md, States).
       const notice = { kind: 'widened', widenings: wideningOf(row, edited) } as const;
       await queueKeyNotice(trx, { accountId, key: { id, name: edited.name }, notice, now });
       const changes = editedFields(row, values);

@@ -8,8 +8,9 @@ import {
 } from '../../lib/calendar.js';
 import type { KeyRefusal } from './merchant-key-refusal.js';
 
-// How long a merchant's key is valid (admin-api.md, Point of sale: POST keys `expires_on`; pos-data-api.md,
-// States and transitions): 12 months by default, at most 24, to the end of a day in UTC-03:00.
+// How long a merchant's key is valid (docs/admin-rules.md, Point of sale: POST keys `expires_on`;
+// docs/pos-api.md, States and transitions): 12 months by default, at most 24, to the end of a day in
+// UTC-03:00.
 
 /** Validity: 12 months by default, at most 24. */
 const DEFAULT_VALIDITY_MONTHS = 12;

@@ -3,8 +3,8 @@ import { wireTime, wireTimeText } from '../../lib/wire-time.js';
 import type { PosKey } from './merchant-key.js';
 import { POS_PERMISSIONS } from '../api/pos-permissions.js';
 
-// What the operator and support read of a merchant's keys (admin-api.md, Point of sale: keys): metadata
-// and state, never the key; the key text only once, when it is created or rotated.
+// What the operator and support read of a merchant's keys (docs/admin-rules.md, Point of sale: keys):
+// metadata and state, never the key; the key text only once, when it is created or rotated.
 
 /** A key's metadata and state. */
 export const posKeyBody = z

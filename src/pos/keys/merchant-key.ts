@@ -2,7 +2,7 @@ import type { PosKeyRecord } from './key-repository.js';
 import { isExpired, keyState } from './key-state.js';
 import type { PosPermission } from '../api/pos-permissions.js';
 
-// A merchant's key as the back office sees it (admin-api.md, Point of sale: keys; pos-data-api.md,
+// A merchant's key as the back office sees it (docs/admin-rules.md, Point of sale: keys; docs/pos-api.md,
 // States and transitions): its settings and state, never its text or hashes.
 
 /** The state of a key as the back office shows it. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { findPlace, type PosPlace } from '../places/place-repository.js';
 
-// Which places a merchant key reaches (pos-data-api.md, Authentication: all places of the account,
+// Which places a merchant key reaches (docs/pos-api.md, Authentication: all places of the account,
 // future ones too, or the places chosen).
 
 /** What of a key decides its reach: its account and its places. */

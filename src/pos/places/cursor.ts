@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Problem } from '../../errors/problem.js';
 
-// The cursor of the events list (pos-data-api.md, GET /v1/api-public/events, "Cursor rules"; DECISIONS,
-// POS data API: "The events cursor is signed by the server (HMAC with a server secret from config), bound
+// The cursor of the events list (docs/pos-api.md, GET /v1/api-public/events, "Cursor rules"; docs/pos-api.md,
+// Settled details: "The events cursor is signed by the server (HMAC with a server secret from config), bound
 // to the place, and positions after the last event of the page by (registration time, id)").
 //
 // Text form: `<payload>.<mac>`, both base64url without padding. The payload is the JSON array
@@ -54,7 +54,7 @@ export const CURSOR_DETAILS = {
 } as const;
 
 /**
- * The 422 of a refused cursor, `param` `cursor` (pos-data-api.md, Errors: "bad `cursor`: `cursor`"). A
+ * The 422 of a refused cursor, `param` `cursor` (docs/pos-api.md, Errors: "bad `cursor`: `cursor`"). A
  * dangling cursor (its event deleted meanwhile, reported by the listing) reads as not valid, like one the
  * API did not issue: the client restarts from the first page.
  */

@@ -5,12 +5,12 @@ import { wireTime } from '../../lib/wire-time.js';
 import { signCursor, type CursorScope, type EventPosition } from './cursor.js';
 import { foldName } from './event-repository.js';
 
-// The events of one place as GET /v1/api-public/events lists them (pos-data-api.md, "Events response"
-// and the events route's parameters and cursor rules; DECISIONS, POS data API). Parameters arrive already
-// checked (place reached by the key, `search` 1 to 100 characters without control or invisible
+// The events of one place as GET /v1/api-public/events lists them (docs/pos-api.md, "Events response"
+// and the events route's parameters and cursor rules; docs/pos-api.md, Settled details). Parameters arrive
+// already checked (place reached by the key, `search` 1 to 100 characters without control or invisible
 // characters, `limit` 1 to 100, cursor verified and bound to this place); this module reads the page.
 
-/** One event of the response's `data` (pos-data-api.md, Events response). */
+/** One event of the response's `data` (docs/pos-api.md, Events response). */
 export interface EventItem {
   id: string;
   name: string;
@@ -41,9 +41,9 @@ export type EventListing =
 
 /**
  * The LIKE pattern that finds `search` anywhere in a folded name: folded the way names are stored
- * (`foldName`: NFD, combining marks removed, lower-cased; DECISIONS, POS data API: "folds case and accents
- * on both sides"), then `\`, `%` and `_` escaped, so that they are plain text, not wildcards. Used with
- * `ESCAPE '\'`, which SQLite and PostgreSQL read alike. Both sides are folded, so the case rules of LIKE
+ * (`foldName`: NFD, combining marks removed, lower-cased; docs/pos-api.md, Settled details: "folds case and
+ * accents on both sides"), then `\`, `%` and `_` escaped, so that they are plain text, not wildcards. Used
+ * with `ESCAPE '\'`, which SQLite and PostgreSQL read alike. Both sides are folded, so the case rules of LIKE
  * (ASCII-only in SQLite, none in PostgreSQL) never come into play.
  */
 export function searchPattern(search: string): string {

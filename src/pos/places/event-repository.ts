@@ -30,8 +30,8 @@ export interface EventSettings {
 }
 
 /**
- * Folds case and accents for the events search (DECISIONS, POS data API): Unicode NFD, combining marks
- * removed, lower-cased. `São João` → `sao joao`.
+ * Folds case and accents for the events search (docs/pos-api.md, Settled details): Unicode NFD, combining
+ * marks removed, lower-cased. `São João` → `sao joao`.
  */
 export function foldName(name: string): string {
   return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

@@ -4,11 +4,11 @@ import { parseInstant } from '../../lib/instant.js';
 import { isIanaTimeZone } from '../../lib/time-zone.js';
 import { POS_IDENTIFIER } from '../pos-identifier.js';
 
-// What the operator sends to write a merchant's accounts, places and events (admin-api.md, Point of
+// What the operator sends to write a merchant's accounts, places and events (docs/admin-rules.md, Point of
 // sale): the bodies of the PUTs and the identifiers of the paths. Bad input is refused before anything is
 // written.
 
-/** An identifier of an account, place, event or receipt (admin-api.md, intro). */
+/** An identifier of an account, place, event or receipt (docs/admin-rules.md, intro). */
 export const identifier = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
   .regex(POS_IDENTIFIER, 'must be 1 to 64 letters or digits (A-Z, a-z, 0-9)');
@@ -38,7 +38,7 @@ export const accountInput = z.strictObject({
     .regex(/^[A-Z]{3}$/, 'must be 3 uppercase letters (an ISO 4217 code such as "BRL")')
     .default('BRL'),
   active: z.boolean().default(true),
-  /** Where the merchant's e-mail goes; null (the default) sends none (README, E-mail to merchants). */
+  /** Where the merchant's e-mail goes; null (the default) sends none (docs/back-office.md, E-mail to merchants). */
   email: z
     .email({ error: 'must be an e-mail address such as "financeiro@example.com.br"' })
     .max(254, 'must be at most 254 characters')

@@ -7,8 +7,8 @@ import type { AccountInput, EventInput, PlaceInput } from './pos-data-input.js';
 import { notFound } from '../../errors/refusals.js';
 import type { PosDataOutcome, PosDataRefusal } from './pos-data-refusal.js';
 
-// A merchant's accounts, places and events (admin-api.md, Point of sale), for the back office, a CLI or
-// a web panel. A change naming an account, place or event that does not exist is refused as a value
+// A merchant's accounts, places and events (docs/admin-rules.md, Point of sale), for the back office, a CLI
+// or a web panel. A change naming an account, place or event that does not exist is refused as a value
 // (`PosDataRefusal`), before anything is written; a read of one throws its 404.
 
 /** The point-of-sale data service. */

@@ -4,7 +4,7 @@ import type { PosAccount } from './account-repository.js';
 import type { PosEvent } from './event-repository.js';
 import type { PosPlace } from './place-repository.js';
 
-// What the operator reads of a merchant's accounts, places and events (admin-api.md, Point of sale).
+// What the operator reads of a merchant's accounts, places and events (docs/admin-rules.md, Point of sale).
 
 export const accountBody = z
   .strictObject({

@@ -7,7 +7,7 @@ import { listEvents, nextCursor, type EventItem } from './event-listing.js';
 import { listPlaces, type PosPlace } from './place-repository.js';
 
 // What the point-of-sale data API reads for a merchant key besides the sales figures: its account's
-// name, the places it reaches and their events (pos-data-api.md, ping, places and events). Read on the
+// name, the places it reaches and their events (docs/pos-api.md, ping, places and events). Read on the
 // API's database (the replica when there is one); refusals are values for the route table to map.
 
 /** One page of a place's events, as the events route asks for it. */

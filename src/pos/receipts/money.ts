@@ -1,5 +1,5 @@
 // Money is text with a dot and two decimals on the wire ("1234.50", may be negative) and integer cents
-// everywhere else: never a float between the database and the JSON text (pos-data-api.md, Conventions).
+// everywhere else: never a float between the database and the JSON text (docs/pos-api.md, Conventions).
 
 /** Largest amount in cents that stays exact in a JS number and in a bigint column. */
 const MAX_CENTS = Number.MAX_SAFE_INTEGER;

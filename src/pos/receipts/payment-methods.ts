@@ -1,4 +1,4 @@
-// The payment methods of the receipts-by-payment-method response (pos-data-api.md, "Payment method codes"):
+// The payment methods of the receipts-by-payment-method response (docs/pos-api.md, "Payment method codes"):
 // codes to program against and Portuguese labels for display, in the document's order, which is also the
 // order of the response's `data`. Codes may be added; an unknown stored code counts as `other`.
 

@@ -16,7 +16,7 @@ import type { ReceiptStaging } from './receipt-staging.js';
 import { BucketDeltaSpill } from '../sales/sales-bucket-writes.js';
 import { BucketDeltaSum } from '../sales/sales-buckets.js';
 
-// The last step of an upload (admin-api.md, Point of sale: POST receipts): the staged receipts written
+// The last step of an upload (docs/admin-rules.md, Point of sale: POST receipts): the staged receipts written
 // to the service's database in one transaction, so that an upload is stored whole or not at all. It is
 // the only step that holds a connection (on SQLite, the one writer) for the upload, so it does nothing
 // else: the receipts were parsed, checked and de-duplicated while the body arrived. Its transaction runs

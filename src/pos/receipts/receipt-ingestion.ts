@@ -14,8 +14,8 @@ import { receiptBatchEvents } from './receipt-json-stream.js';
 import { writeReceipts, type ReceiptData } from './receipt-repository.js';
 import { openReceiptStaging, type ReceiptStaging, type UploadedReceipt } from './receipt-staging.js';
 
-// The receipts that store devices send (admin-api.md, Point of sale: POST receipts), as a JSON batch or
-// an NDJSON stream of any length: upserted by id, a later state replacing the earlier one. A bad receipt
+// The receipts that store devices send (docs/admin-rules.md, Point of sale: POST receipts), as a JSON batch
+// or an NDJSON stream of any length: upserted by id, a later state replacing the earlier one. A bad receipt
 // refuses its whole call, naming its position.
 //
 // An upload goes in two steps, so that it never stops the public APIs: while its body arrives, each

@@ -7,10 +7,10 @@ import { identifier, instant } from '../places/pos-data-input.js';
 import { POS_IDENTIFIER } from '../pos-identifier.js';
 import { RECEIPT_KINDS, RECEIPT_STATUSES } from './receipt-rules.js';
 
-// What store devices send through the operator (admin-api.md, Point of sale: POST receipts): a JSON
+// What store devices send through the operator (docs/admin-rules.md, Point of sale: POST receipts): a JSON
 // batch of receipts or NDJSON, each receipt checked on its own so that an error names its position.
 
-/** Receipts per JSON call; longer uploads go as NDJSON (admin-api.md, Point of sale). */
+/** Receipts per JSON call; longer uploads go as NDJSON (docs/admin-rules.md, Point of sale). */
 export const RECEIPTS_PER_CALL = 10_000;
 
 /** The JSON form of POST receipts: the receipts are checked one by one, so that errors name the index. */

@@ -3,7 +3,7 @@ import { JSONParser, TokenType, type ParsedElementInfo, type ParsedTokenInfo } f
 import { Problem } from '../../errors/problem.js';
 import { RECEIPTS_PER_CALL, receiptBatchInput } from './receipt-input.js';
 
-// The JSON form of POST receipts (`{receipts: [...]}`, admin-api.md, Point of sale) read as a stream:
+// The JSON form of POST receipts (`{receipts: [...]}`, docs/admin-rules.md, Point of sale) read as a stream:
 // each receipt is handed over as soon as it is parsed and dropped, so four 36 MB uploads no longer hold
 // four parsed bodies. What the whole body decides is answered as before, after the last byte: not JSON
 // (400 `malformed_json`), then its shape (422 `body…`: not an object, an unknown field, `receipts`

@@ -1,5 +1,5 @@
-// What a receipt is, and which receipts count toward the figures (pos-data-api.md, "What counts toward
-// the total"; DECISIONS, POS data API; admin-api.md, receipt kinds and statuses).
+// What a receipt is, and which receipts count toward the figures (docs/pos-api.md, "What counts toward
+// the total"; docs/pos-api.md, Settled details; docs/admin-rules.md, receipt kinds and statuses).
 
 /** Transaction types a device records; null is a receipt without a transaction type. */
 export const RECEIPT_KINDS = [

@@ -1,10 +1,11 @@
 import SQLite from 'better-sqlite3';
 import { sameReceipt, type ReceiptData } from './receipt-repository.js';
 
-// The receipts of one upload, kept outside the service's database until the upload is whole (admin-api.md,
-// Point of sale: a bad receipt rejects the whole call). Kept in a temporary SQLite database of the upload's
-// own (a file SQLite deletes when it is closed, paged to disk past a few megabytes), so that an upload of
-// any length holds no connection of the service's database while its body arrives, and bounded memory.
+// The receipts of one upload, kept outside the service's database until the upload is whole
+// (docs/admin-rules.md, Point of sale: a bad receipt rejects the whole call). Kept in a temporary SQLite
+// database of the upload's own (a file SQLite deletes when it is closed, paged to disk past a few megabytes),
+// so that an upload of any length holds no connection of the service's database while its body arrives, and
+// bounded memory.
 
 /** A checked receipt of an upload and where it sits in it (0-based index or 1-based NDJSON line). */
 export interface UploadedReceipt {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// What the operator reads back from POST receipts (admin-api.md, Point of sale).
+// What the operator reads back from POST receipts (docs/admin-rules.md, Point of sale).
 
 /** 200 of POST receipts: how many receipts were new, changed, or the same as stored. */
 export const receiptCountsBody = z

@@ -15,7 +15,7 @@ const HOUR = 60 * MINUTE;
  * the number of buckets read levels off as receipts grow, whatever the offset of the bounds. The largest,
  * 1024 hours (about 43 days), fits twice in the longest period without an event (120 days); a larger one
  * never would, and would only cost writes (measured with bench/sales.ts against seven other layouts: see
- * README, "Sales figures"). A counted receipt is in one bucket of each length (twice with an event).
+ * docs/architecture.md). A counted receipt is in one bucket of each length (twice with an event).
  */
 export const SLOT_LENGTHS: readonly number[] = [
   15 * MINUTE,

@@ -3,9 +3,9 @@ import { formatMoney } from '../receipts/money.js';
 import type { PaymentMethodCode } from '../receipts/payment-methods.js';
 import { PAYMENT_METHODS, isTefMethod, methodCode } from '../receipts/payment-methods.js';
 
-// The figures of the receipts-by-payment-method response (pos-data-api.md, "Receipts-by-payment-method
-// response", "Brand rules", payment method table; DECISIONS, POS data API), computed from receipts the
-// database has already filtered (only those that count, "What counts toward the total") and grouped.
+// The figures of the receipts-by-payment-method response (docs/pos-api.md, "Receipts-by-payment-method
+// response", "Brand rules", payment method table; docs/pos-api.md, Settled details), computed from receipts
+// the database has already filtered (only those that count, "What counts toward the total") and grouped.
 // Money stays integer cents (bigint) until it is written as text.
 
 /** One group of counted receipts as the database returns it: method and brand as stored. */
@@ -47,8 +47,8 @@ interface Sum {
 
 /**
  * A share as the response writes it: `amount` as a percentage of `total`, three decimals, rounded half
- * away from zero from exact integer arithmetic; `"0.000"` when the total is zero (DECISIONS, POS data
- * API). Negative and above 100 when receipts are negative ("Receipts-by-payment-method response").
+ * away from zero from exact integer arithmetic; `"0.000"` when the total is zero (docs/pos-api.md, Settled
+ * details). Negative and above 100 when receipts are negative ("Receipts-by-payment-method response").
  */
 export function shareText(amountCents: bigint, totalCents: bigint): string {
   if (totalCents === 0n) return '0.000';

@@ -5,7 +5,7 @@ import type { SalesQuery, SalesReader } from './sales-reader.js';
 
 export type { SalesQuery };
 
-// The query behind GET /v1/api-public/sales/by-payment-method (pos-data-api.md, "Receipts-by-payment-
+// The query behind GET /v1/api-public/sales/by-payment-method (docs/pos-api.md, "Receipts-by-payment-
 // method response", "What counts toward the total", the route's section): the counted receipts of one
 // place in a period, optionally of one event, grouped in the database by stored method and brand, then
 // folded into the response's figures by `salesFigures`. Money stays integer cents from the database to

@@ -7,7 +7,7 @@ import { salesByPaymentMethod, type SalesByPaymentMethod } from './sales-query.j
 import type { SalesReader } from './sales-reader.js';
 
 // The sales figures as a service: what GET /v1/api-public/sales/by-payment-method does once its gates
-// have passed, and what the merchant panel's two reports call with the same figures (pos-data-api.md, the
+// have passed, and what the merchant panel's two reports call with the same figures (docs/pos-api.md, the
 // route's section: "the figures match the panel's two financial reports").
 
 /** One sales question: a place reached by the key, optionally one event, a checked period. */
@@ -42,7 +42,7 @@ export function createSalesService(deps: {
   limits: Pick<PosLimits, 'beginSalesQuery'>;
   reader: SalesReader;
   queryTimeoutMs: number;
-  /** Where each query's time is reported (README, Metrics); default: nowhere. */
+  /** Where each query's time is reported (docs/operations.md, Metrics); default: nowhere. */
   timing?: { salesQuery(seconds: number, outcome: 'ok' | 'timed_out'): void };
 }) {
   const { readDb, limits, reader, queryTimeoutMs } = deps;

@@ -7,7 +7,7 @@ import { registerEditEntryPages } from './edit.js';
 import { registerEntriesPage } from './entries.js';
 import { registerNewEntryPages } from './new.js';
 
-// The help-desk catalog for the operator (issue 14): the six collections of admin-api.md (Help desk),
+// The help-desk catalog for the operator (issue 14): the six collections of docs/admin-rules.md (Help desk),
 // derived from the admin API's own table (src/helpdesk/catalog-collections.ts), each listed by id and
 // written through a form checked by the admin API's schemas (the id by the PUT path's, the fields by its
 // body's), so the documents' limits (names of 200 characters, descriptions of 500) hold here as there.
