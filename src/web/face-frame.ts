@@ -15,6 +15,15 @@ import type { WebFace } from './web-face.js';
 export interface FaceFrame<U extends FaceUser, M extends string> extends FaceKit<U, M> {
   /** Signed out, with no form token (a token would set the CSRF cookie). */
   readonly signedOutContext: (request: FastifyRequest) => FaceContext<U, M>;
+  /** A page holding only the message card of `title` and `text`, with this status. */
+  readonly sendMessage: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    ctx: FaceContext<U, M>,
+    title: M,
+    text: M,
+    status: number,
+  ) => ReturnType<FaceKit<U, M>['send']>;
 }
 
 /** Builds a face's kit over its web face plugins. */
@@ -97,6 +106,9 @@ export function faceFrame<U extends FaceUser, K extends string>(
       <p><a href="${prefix}/">${ctx.t('backHome')}</a></p>
     </div>`;
 
+  const sendMessage: FaceFrame<U, M>['sendMessage'] = (request, reply, ctx, title, text, status) =>
+    send(request, reply, ctx, ctx.t(title), message(ctx, ctx.t(title), ctx.t(text)), { status });
+
   const signedOutContext = (request: FastifyRequest): Ctx => {
     const locale = requestLocale(request);
     return { t: translator(spec.catalogue, locale), locale, csrf: '', user: null };
@@ -109,6 +121,7 @@ export function faceFrame<U extends FaceUser, K extends string>(
     signedIn,
     redirect,
     message,
+    sendMessage,
     csrf: face.csrf,
     flash: (request, text) => {
       flash.set(request, text);

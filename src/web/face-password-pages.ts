@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../identity/password-policy.js';
-import type { FaceContext, FaceKit, FaceMessage, FaceSpec, FaceUser } from './face-kit.js';
+import type { FaceFrame } from './face-frame.js';
+import type { FaceContext, FaceMessage, FaceSpec, FaceUser } from './face-kit.js';
 import { formText } from './form.js';
 import { html, type SafeHtml } from './html.js';
 import type { Translate } from './i18n.js';
@@ -13,7 +14,7 @@ import { csrfField } from './layout.js';
 export function registerPasswordPages<U extends FaceUser, K extends string>(
   scope: FastifyInstance,
   spec: FaceSpec<U, K>,
-  kit: FaceKit<U, K | FaceMessage>,
+  kit: FaceFrame<U, K | FaceMessage>,
 ): void {
   registerSetPassword(scope, spec, kit);
   registerChangePassword(scope, spec, kit);
@@ -23,20 +24,12 @@ export function registerPasswordPages<U extends FaceUser, K extends string>(
 function registerSetPassword<U extends FaceUser, K extends string>(
   scope: FastifyInstance,
   spec: FaceSpec<U, K>,
-  kit: FaceKit<U, K | FaceMessage>,
+  kit: FaceFrame<U, K | FaceMessage>,
 ): void {
   type M = K | FaceMessage;
   type Ctx = FaceContext<U, M>;
   const { prefix, users } = spec;
-  const { context, send, redirect, csrf, sessions, message } = kit;
-  const sendMessage = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    ctx: Ctx,
-    title: M,
-    text: M,
-    status: number,
-  ) => send(request, reply, ctx, ctx.t(title), message(ctx, ctx.t(title), ctx.t(text)), { status });
+  const { context, send, sendMessage, redirect, csrf, sessions } = kit;
 
   /** 410: a one-time link that does not exist, expired or was used, said as such. */
   const sendLinkGone = (
@@ -98,7 +91,7 @@ function registerSetPassword<U extends FaceUser, K extends string>(
 function registerChangePassword<U extends FaceUser, K extends string>(
   scope: FastifyInstance,
   spec: FaceSpec<U, K>,
-  kit: FaceKit<U, K | FaceMessage>,
+  kit: FaceFrame<U, K | FaceMessage>,
 ): void {
   type Ctx = FaceContext<U, K | FaceMessage>;
   const { prefix, users } = spec;

@@ -96,15 +96,7 @@ function registerFaceAnswers<U extends FaceUser, K extends string>(
   type M = K | FaceMessage;
   type Ctx = FaceContext<U, M>;
   const { prefix } = spec;
-  const { send, message, context, signedOutContext } = kit;
-  const sendMessage = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    ctx: Ctx,
-    title: M,
-    text: M,
-    status: number,
-  ) => send(request, reply, ctx, ctx.t(title), message(ctx, ctx.t(title), ctx.t(text)), { status });
+  const { send, message, sendMessage, context, signedOutContext } = kit;
 
   /** A refusal of the request (face-refusals.ts): its page, status and headers, logged at info. */
   const sendRefusal = (

@@ -50,8 +50,10 @@ function arrivedOverHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-// One warning a process, the first time; every refusal is also an info line of its request.
-let warned = false;
+// One warning a process, the first time; every refusal is also an info line of its request. A process has
+// one configuration, which both faces share: the warning is once for it (and once for each app a test
+// builds with a configuration of its own).
+const warned = new WeakSet<object>();
 
 /**
  * In production, answers a face's request that arrived over plain HTTP with the HTTPS-only page, and adds
@@ -74,8 +76,8 @@ export function requireHttpsInProduction(
       forwardedProto: request.headers['x-forwarded-proto'] ?? null,
     };
     request.log.info(why, `${face.name}: page asked for over plain HTTP, answered the HTTPS-only page`);
-    if (!warned) {
-      warned = true;
+    if (!warned.has(config)) {
+      warned.add(config);
       request.log.warn(
         why,
         `${face.name}: a page was asked for over plain HTTP; the faces are served over HTTPS only in production: put a TLS proxy in front that sends X-Forwarded-Proto: https and name it in TRUST_PROXY (docs/production.md)`,

@@ -5,8 +5,8 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { testApp } from '../helper.js';
 
-// Its own file: the warning is once a process (a module's state), and each test file has its modules
-// to itself. One operator reading the log sees why the faces refuse, once, without a line a request.
+// The warning is once a process: once for the configuration the process runs with, which both faces
+// share. One operator reading the log sees why the faces refuse, once, without a line a request.
 
 const PRODUCTION = {
   NODE_ENV: 'production',
