@@ -6,6 +6,7 @@ import { addOperation, openApiDocument } from '../openapi/document-frame.js';
 import type { RefusalStyle } from '../openapi/operation-responses.js';
 import { openApiMethod, routeOperation, type SuccessStyle } from '../openapi/route-operation.js';
 import { exampleOf, SchemaComponents, type Json } from '../openapi/schema-components.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // The OpenAPI document of the back office (docs/admin-rules.md), generated from the admin route table: each
 // route's access level, the zod schemas of its path, query and body (as a client sends them) and of its
@@ -114,9 +115,9 @@ function adminOperation(route: AdminRoute, components: SchemaComponents): Json {
 }
 
 function tagOf(path: string): string {
-  if (path.startsWith('/admin/v1/helpdesk/')) return 'Help desk';
-  if (path.startsWith('/admin/v1/audit/') || path.endsWith('/audit')) return 'Key audit';
-  if (path.startsWith('/admin/v1/pos/')) return 'Point of sale';
+  if (path.startsWith(`${ADMIN_API.prefix}helpdesk/`)) return 'Help desk';
+  if (path.startsWith(`${ADMIN_API.prefix}audit/`) || path.endsWith('/audit')) return 'Key audit';
+  if (path.startsWith(`${ADMIN_API.prefix}pos/`)) return 'Point of sale';
   return 'Service';
 }
 

@@ -20,10 +20,11 @@ import {
 import { ticketQueryInput } from '../helpdesk/ticket-query-input.js';
 import { ticketPageBody, ticketPageView } from '../helpdesk/ticket-view.js';
 import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // The help-desk half of the back office (docs/admin-rules.md, Help desk), one entry per operation.
 
-const BASE = '/admin/v1/helpdesk';
+const BASE = `${ADMIN_API.prefix}helpdesk`;
 
 /** The value of the systems service's outcome; a refusal becomes its problem of the catalogue. */
 function systemAnswered<T>(outcome: SystemOutcome<T>): T {

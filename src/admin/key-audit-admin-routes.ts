@@ -3,6 +3,7 @@ import { keyAuditPageBody, keyAuditPageView } from '../audit/key-audit-view.js';
 import { systemPath } from '../helpdesk/system-input.js';
 import { keyAccountPath, keyPath } from '../pos/keys/merchant-key-input.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // The key audit trail in the back office (docs/back-office.md, Audit trail and last use): every lifecycle event of a
 // partner system's key and of merchants' keys, newest first, one page at a time; the operator and support
@@ -13,7 +14,7 @@ export const keyAuditAdminRoutes: readonly AdminRoute[] = [
   adminRoute({
     operationId: 'listKeyAuditEvents',
     method: 'GET',
-    path: '/admin/v1/audit/keys',
+    path: `${ADMIN_API.prefix}audit/keys`,
     summary: 'Lifecycle events of every key (or of one `kind`), newest first, cursor-paginated.',
     access: 'support',
     query: allKeyAuditQueryInput,
@@ -27,7 +28,7 @@ export const keyAuditAdminRoutes: readonly AdminRoute[] = [
   adminRoute({
     operationId: 'listHelpDeskSystemKeyAudit',
     method: 'GET',
-    path: '/admin/v1/helpdesk/systems/{identifier}/audit',
+    path: `${ADMIN_API.prefix}helpdesk/systems/{identifier}/audit`,
     summary: 'Lifecycle events of a partner system’s key, newest first, cursor-paginated.',
     access: 'support',
     params: systemPath,
@@ -42,7 +43,7 @@ export const keyAuditAdminRoutes: readonly AdminRoute[] = [
   adminRoute({
     operationId: 'listMerchantAccountKeyAudit',
     method: 'GET',
-    path: '/admin/v1/pos/accounts/{account}/audit',
+    path: `${ADMIN_API.prefix}pos/accounts/{account}/audit`,
     summary: 'Lifecycle events of every key of a merchant account, newest first, cursor-paginated.',
     access: 'support',
     params: keyAccountPath,
@@ -57,7 +58,7 @@ export const keyAuditAdminRoutes: readonly AdminRoute[] = [
   adminRoute({
     operationId: 'listMerchantKeyAudit',
     method: 'GET',
-    path: '/admin/v1/pos/accounts/{account}/keys/{id}/audit',
+    path: `${ADMIN_API.prefix}pos/accounts/{account}/keys/{id}/audit`,
     summary: 'Lifecycle events of one merchant key, newest first, cursor-paginated.',
     access: 'support',
     params: keyPath,

@@ -18,11 +18,12 @@ import {
 import { merchantKeyProblem } from '../pos/keys/merchant-key-problem.js';
 import type { KeyOutcome } from '../pos/keys/merchant-key-refusal.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // Merchants' API keys (docs/admin-rules.md, Point of sale): the operator does everything; support may list
 // keys (of one account or all) and revoke them.
 
-const BASE = '/admin/v1/pos';
+const BASE = `${ADMIN_API.prefix}pos`;
 
 /** The value of the service's outcome; a refusal becomes its problem of the catalogue. */
 function answered<T>(outcome: KeyOutcome<T>): T {

@@ -3,11 +3,12 @@ import { keyAccountPath } from '../pos/keys/merchant-key-input.js';
 import { userInviteInput, type MerchantUser } from '../pos/users/merchant-user-service.js';
 import { wireTime, wireTimeText } from '../lib/wire-time.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // Merchant users (issue 13, Who signs in): the operator invites a person to an account's panel by e-mail
 // address and name; the invitation e-mail carries a one-time link (72 hours) where the password is set.
 
-const BASE = '/admin/v1/pos';
+const BASE = `${ADMIN_API.prefix}pos`;
 
 const merchantUserBody = z
   .strictObject({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adminDocument } from './admin-document.js';
 import type { Json } from '../openapi/schema-components.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // The back office's own OpenAPI document (docs/admin-rules.md: "Everything here is documented in the
 // project's OpenAPI document"), generated from the admin route table that also lists this route.
@@ -24,7 +25,7 @@ export function openApiAdminRoutes(table: () => readonly AdminRoute[]): readonly
     adminRoute({
       operationId: 'getAdminOpenApiDocument',
       method: 'GET',
-      path: '/admin/v1/openapi.json',
+      path: `${ADMIN_API.prefix}openapi.json`,
       summary: 'This API’s OpenAPI 3.1 document, generated from its route table.',
       access: 'operator',
       responses: { 200: openApiBody },

@@ -21,11 +21,12 @@ import { receiptBatchDocument, receiptBatchInput } from '../pos/receipts/receipt
 import { receiptCountsBody } from '../pos/receipts/receipt-view.js';
 import { adminRoute, putStatus, type AdminRoute } from './admin-route.js';
 import { posDataProblem, type PosDataOutcome } from '../pos/places/pos-data-refusal.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // The point-of-sale data half of the back office (docs/admin-rules.md, Point of sale): accounts, places,
 // events and receipts, one entry per operation; merchants' keys are in merchant-key-admin-routes.ts.
 
-const BASE = '/admin/v1/pos';
+const BASE = `${ADMIN_API.prefix}pos`;
 
 /** The value of the point-of-sale data service's outcome; a refusal becomes its problem of the catalogue. */
 function posDataAnswered<T>(outcome: PosDataOutcome<T>): T {

@@ -6,6 +6,7 @@ import type { Subject } from '../observability/request-facts.js';
 import { accountPath } from '../pos/places/pos-data-input.js';
 import type { Services } from '../services.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // The last refusals of a partner system or a merchant account (docs/operations.md, Why did my call fail): support
 // reads what a partner's or merchant's refused calls got (status, code, operation, time, request id)
@@ -73,7 +74,7 @@ export const refusalAdminRoutes: readonly AdminRoute[] = [
   adminRoute({
     operationId: 'listHelpDeskSystemRefusals',
     method: 'GET',
-    path: '/admin/v1/helpdesk/systems/{identifier}/refusals',
+    path: `${ADMIN_API.prefix}helpdesk/systems/{identifier}/refusals`,
     summary: 'The last refused calls of a partner system.',
     description: DESCRIPTION,
     access: 'support',
@@ -89,7 +90,7 @@ export const refusalAdminRoutes: readonly AdminRoute[] = [
   adminRoute({
     operationId: 'listPosAccountRefusals',
     method: 'GET',
-    path: '/admin/v1/pos/accounts/{account}/refusals',
+    path: `${ADMIN_API.prefix}pos/accounts/{account}/refusals`,
     summary: 'The last refused calls of a merchant account’s keys.',
     description: DESCRIPTION,
     access: 'support',

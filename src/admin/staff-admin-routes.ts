@@ -3,6 +3,7 @@ import { wireTime, wireTimeText } from '../lib/wire-time.js';
 import { STAFF_ROLES, staffUserInput, staffUserPath } from '../staff/staff-user-input.js';
 import type { StaffPasswordLink, StaffUser } from '../staff/staff-user-service.js';
 import { adminRoute, type AdminRoute } from './admin-route.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // The operator's staff users (issue 14; docs/back-office.md, Staff users), who sign in to the back-office console:
 // the operator creates one with a role and hands over the one-time link (72 hours) where they set a
@@ -10,7 +11,7 @@ import { adminRoute, type AdminRoute } from './admin-route.js';
 // The staff user service writes each change to the back-office log itself (in its transaction, as when
 // the console makes it), so these routes are not logged again by the registrar.
 
-const BASE = '/admin/v1/staff/users';
+const BASE = `${ADMIN_API.prefix}staff/users`;
 
 const userExample = {
   id: 's7Qm2Xa9Lp3Rt6Vw8Yz1Bc4D',

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { seg } from './admin-client.js';
 import { usageError } from './cli-error.js';
 import { action, positiveNumber } from './context.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // `audit`: the key audit trail (docs/back-office.md, Audit trail and last use), and `audit actions`, the back-office
 // action log (docs/back-office.md, Staff users); one page of the admin API's reading per call, newest first;
@@ -35,12 +36,12 @@ function trailPath(options: AuditOptions): string {
   if (options.kind !== undefined && (options.system !== undefined || options.account !== undefined)) {
     throw usageError('--kind filters the trail of every key: not with --system or --account');
   }
-  if (options.system !== undefined) return `/admin/v1/helpdesk/systems/${seg(options.system)}/audit`;
+  if (options.system !== undefined) return `${ADMIN_API.prefix}helpdesk/systems/${seg(options.system)}/audit`;
   if (options.account !== undefined) {
-    const account = `/admin/v1/pos/accounts/${seg(options.account)}`;
+    const account = `${ADMIN_API.prefix}pos/accounts/${seg(options.account)}`;
     return options.key === undefined ? `${account}/audit` : `${account}/keys/${seg(options.key)}/audit`;
   }
-  return '/admin/v1/audit/keys';
+  return `${ADMIN_API.prefix}audit/keys`;
 }
 
 /** An ISO 8601 instant, as the admin API takes it. */
@@ -85,7 +86,7 @@ Examples:
         ) => {
           const page = await admin().call<{ data: BackOfficeAction[]; next_cursor: string | null }>(
             'GET',
-            '/admin/v1/audit/actions',
+            `${ADMIN_API.prefix}audit/actions`,
             {
               query: {
                 action: options.action,

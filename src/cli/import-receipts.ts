@@ -5,6 +5,7 @@ import { CliError, EXIT, usageError } from './cli-error.js';
 import { action, positiveNumber, type Context } from './context.js';
 import { createProgress } from './progress.js';
 import { formatOf, readReceiptFile, ReceiptFileError, type FileFormat } from './receipt-file.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // `import receipts FILE`: a file of any length sent to the admin API's NDJSON upload in chunks. An upload
 // is all-or-nothing, so each chunk is: the file is checked first, whole, against the receipt rules (every
@@ -153,7 +154,7 @@ async function importReceipts({ out, admin }: Context, file: string, options: Im
   }
 
   // 2. Chunk after chunk; each upload is stored whole or not at all.
-  const path = `/admin/v1/pos/accounts/${seg(options.account)}/receipts`;
+  const path = `${ADMIN_API.prefix}pos/accounts/${seg(options.account)}/receipts`;
   const progress = createProgress(total, 'receipts', { quiet: options.quiet === true });
   const committed: Counts & {
     chunks: number;

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { seg } from './admin-client.js';
 import { usageError } from './cli-error.js';
 import { action, positiveNumber } from './context.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // `refusals`: "why did my call fail" (docs/operations.md, Why did my call fail): the last refused calls of a partner
 // system or a merchant account, newest first, with the request id the caller saw in `X-Request-Id`.
@@ -32,8 +33,8 @@ Examples:
         }
         const path =
           options.system !== undefined
-            ? `/admin/v1/helpdesk/systems/${seg(options.system)}/refusals`
-            : `/admin/v1/pos/accounts/${seg(options.account ?? '')}/refusals`;
+            ? `${ADMIN_API.prefix}helpdesk/systems/${seg(options.system)}/refusals`
+            : `${ADMIN_API.prefix}pos/accounts/${seg(options.account ?? '')}/refusals`;
         const page = await admin().call<{ data: Refusal[] }>('GET', path, {
           query: { limit: options.limit },
         });

@@ -2,12 +2,13 @@ import { Command, Option } from 'commander';
 import { seg } from './admin-client.js';
 import { action } from './context.js';
 import type { Output } from './output.js';
+import { ADMIN_API } from '../lib/api-registry.js';
 
 // `staff`: the operator's staff users of the back-office console (docs/back-office.md, Staff users), each one admin
 // API call. A new user, or one who lost their link or forgot their password, gets a one-time link where
 // they set a password: printed here for the operator to hand over (nothing is e-mailed).
 
-const BASE = '/admin/v1/staff/users';
+const BASE = `${ADMIN_API.prefix}staff/users`;
 
 type Entry = Record<string, unknown>;
 
