@@ -114,6 +114,36 @@ describe('merchant panel: sessions, CSRF and limits', () => {
       expect(expired.body).toContain('Este link expirou.');
     });
 
+    it('a key form the keys service refuses shows the refusal on its field in the panel’s words (422) and writes nothing: an expiry in the past, the 21st active key', async () => {
+      const b = await signedInUser(t, 'acme', 'a@acme.test');
+      let form = await b.get('/panel/keys/new');
+      const past = await b.post('/panel/keys', {
+        _csrf: b.token(form),
+        name: 'ERP',
+        places: 'all',
+        expires_on: '2000-01-01',
+      });
+      expect(past.statusCode).toBe(422);
+      expect(past.body).toMatch(/must not be in the past \(today is \d{4}-\d{2}-\d{2} in UTC-03:00\)/);
+      expect(await t.services.merchantKeys.list('acme')).toEqual([]);
+      for (let n = 0; n < 20; n++) {
+        keyOutcomeValue(
+          await t.services.merchantKeys.create(
+            'acme',
+            { name: `k${n}`, permissions: [], places: 'all' },
+            SERVICE_ACTOR,
+          ),
+        );
+      }
+      form = await b.get('/panel/keys/new');
+      const over = await b.post('/panel/keys', { _csrf: b.token(form), name: 'ERP', places: 'all' });
+      expect(over.statusCode).toBe(422);
+      expect(over.body).toContain(
+        'Account &quot;acme&quot; already has 20 active keys, the most it may have. Revoke a key (or let one expire) first.',
+      );
+      expect(await t.services.merchantKeys.list('acme')).toHaveLength(20);
+    });
+
     it('a form posted without its CSRF token is refused (403) and changes nothing', async () => {
       const b = await signedInUser(t, 'acme', 'a@acme.test');
       const refused = await b.post('/panel/keys', { name: 'x', places: 'all', expires_on: '' });
