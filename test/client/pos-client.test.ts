@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   createPosClient,
+  createTicketsClient,
   kindOfStatus,
+  TicketNotAcknowledgedError,
+  UnexpectedResponseError,
   type ClientOptions,
   type Deprecation,
 } from '../../packages/client/src/index.js';
@@ -40,23 +43,25 @@ describe('POS client', () => {
     it('ping and places, with the rate-limit headers on every result', async () => {
       const pos = client(live);
       const ping = await pos.ping();
-      expect(ping.body.account.id).toBe('demo');
-      expect(ping.rateLimit).toEqual({ limit: 60, remaining: 59, reset: expect.any(Number) });
-      expect(ping.deprecation).toBeNull();
+      expect(ping.account.id).toBe('demo');
+      expect(ping.lastResponse.rateLimit).toEqual({ limit: 60, remaining: 59, reset: expect.any(Number) });
+      expect(ping.lastResponse.deprecation).toBeNull();
       const places = await pos.places();
-      expect(places.body.data.map((p) => p.id).sort()).toEqual(['MAN01', 'REC01', 'SP01']);
-      expect(places.rateLimit?.remaining).toBe(58);
+      expect(places.data.map((p) => p.id).sort()).toEqual(['MAN01', 'REC01', 'SP01']);
+      expect(places.lastResponse).toMatchObject({ status: 200, attempts: 1, rateLimit: { remaining: 58 } });
+      expect(Object.keys(places).sort()).toEqual(['all', 'data']);
     });
 
     it('events() pages through the cursor until next_cursor is null, without repeats (Endpoints, events)', async () => {
       const pos = client(live);
       const whole = [];
-      for await (const page of pos.events({ place: 'REC01', limit: 100 })) whole.push(...page.body.data);
+      for await (const page of pos.events({ place: 'REC01', limit: 100 })) whole.push(...page.data);
       const paged = [];
       let pages = 0;
       for await (const page of pos.events({ place: 'REC01', limit: 1 })) {
         pages += 1;
-        paged.push(...page.body.data);
+        expect(page.lastResponse.status).toBe(200);
+        paged.push(...page.data);
       }
       expect(whole.length).toBeGreaterThan(1);
       expect(pages).toBe(whole.length);
@@ -72,14 +77,14 @@ describe('POS client', () => {
       expect(live.maxInFlight.get(SALES)).toBe(1);
       expect(live.calls.filter((path) => path === SALES)).toHaveLength(3);
       for (const result of results) {
-        expect(result.status).toBe(200);
-        expect(JSON.stringify(result.body)).not.toMatch(/"amount":\d/);
-        expect(result.rateLimit?.limit).toBe(10);
+        expect(result.lastResponse.status).toBe(200);
+        expect(JSON.stringify(result)).not.toMatch(/"amount":\d/);
+        expect(result.lastResponse.rateLimit?.limit).toBe(10);
       }
       // A refused query does not stop the next one.
       const refused = await pos.salesByPaymentMethod({ place: 'NOPE', from, to }).catch((e: unknown) => e);
       expect(refused).toMatchObject({ status: 404, code: 'not_found', param: 'place', kind: 'not_found' });
-      expect((await pos.salesByPaymentMethod({ place: 'SP01', from, to })).status).toBe(200);
+      expect((await pos.salesByPaymentMethod({ place: 'SP01', from, to })).lastResponse.status).toBe(200);
     });
 
     it('on 429 waits Retry-After and asks again, within the attempts; with retries off the refusal is typed (Limits)', async () => {
@@ -97,7 +102,7 @@ describe('POS client', () => {
       expect((refused as ApiError).rateLimit).toMatchObject({ limit: 10, remaining: 0 });
       expect(live.waits).toEqual([]);
       const patient = await client(live).salesByPaymentMethod({ place: 'SP01', from, to });
-      expect(patient.status).toBe(200);
+      expect(patient.lastResponse).toMatchObject({ status: 200, attempts: 2 });
       expect(live.waits).toEqual([60_000]);
     });
 
@@ -111,10 +116,11 @@ describe('POS client', () => {
       const seen: { deprecation: Deprecation; path: string }[] = [];
       const old = client(live, { onDeprecation: (deprecation, path) => seen.push({ deprecation, path }) });
       const ping = await old.ping();
-      expect(ping.deprecation?.sunset?.getTime()).toBe(Date.parse(rotated.previous_valid_until));
-      expect(seen).toEqual([{ deprecation: ping.deprecation, path: '/v1/api-public/ping' }]);
+      const deprecation = ping.lastResponse.deprecation;
+      expect(deprecation?.sunset?.getTime()).toBe(Date.parse(rotated.previous_valid_until));
+      expect(seen).toEqual([{ deprecation, path: '/v1/api-public/ping' }]);
       const current = await client(live, { key: rotated.key }).ping();
-      expect(current.deprecation).toBeNull();
+      expect(current.lastResponse.deprecation).toBeNull();
     });
 
     it('refusals are typed: 403 with required_permission, 401 with reason', async () => {
@@ -159,5 +165,26 @@ describe('POS client', () => {
     expect(error).toMatchObject({ status: 409, code: 'brand_new_code', kind: 'unexpected' });
     expect(kindOfStatus(503)).toBe('unavailable');
     expect(kindOfStatus(502)).toBe('server_error');
+  });
+
+  it('a 2xx without a JSON object (a page of a proxy) is an UnexpectedResponseError; a ticket so answered is kept to resend', async () => {
+    const fetch = () =>
+      Promise.resolve(
+        new Response('<html>gateway</html>', {
+          status: 200,
+          headers: { 'content-type': 'text/html', 'x-request-id': 'r-1' },
+        }),
+      );
+    const error = await createPosClient({ baseUrl: 'http://gateway.invalid', key: 'k', fetch })
+      .places()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error).toMatchObject({ status: 200, requestId: 'r-1', body: '<html>gateway</html>' });
+    const tickets = createTicketsClient({ baseUrl: 'http://gateway.invalid', key: 'k', fetch });
+    const kept = await tickets
+      .createTicket({ external_id: 'x-1', company: 'acme', description: 'd' })
+      .catch((e: unknown) => e);
+    expect(kept).toBeInstanceOf(TicketNotAcknowledgedError);
+    expect((kept as Error).cause).toBeInstanceOf(UnexpectedResponseError);
   });
 });

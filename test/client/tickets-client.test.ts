@@ -41,23 +41,28 @@ describe('tickets client', () => {
     it('opens a ticket (201, created) and the same external_id again answers the same ticket (200), with the rate-limit headers', async () => {
       const tickets = client(live);
       const first = await tickets.createTicket(ticket('c-1'));
-      expect(first).toMatchObject({ status: 201, created: true, warnings: [] });
-      expect(first.body.ticket).toMatch(/^I-/);
-      expect(first.rateLimit).toEqual({ limit: 120, remaining: 119, reset: expect.any(Number) });
-      expect(first.requestId).toEqual(expect.any(String));
+      // The ticket itself is returned; the answer's facts ride along, out of its keys and its JSON.
+      expect(first).toMatchObject({ duplicate: false, warnings: [] });
+      expect(first.ticket).toMatch(/^I-/);
+      expect(first.lastResponse).toMatchObject({ status: 201, created: true, attempts: 1 });
+      expect(first.lastResponse.rateLimit).toEqual({ limit: 120, remaining: 119, reset: expect.any(Number) });
+      expect(first.lastResponse.requestId).toEqual(expect.any(String));
+      expect(first.lastResponse.headers.get('x-request-id')).toBe(first.lastResponse.requestId);
+      expect(Object.keys(first)).not.toContain('lastResponse');
+      expect(JSON.parse(JSON.stringify(first))).not.toHaveProperty('lastResponse');
+      expect({ ...first }).not.toHaveProperty('lastResponse');
       const again = await tickets.createTicketByWebhook(DEMO_SYSTEM, ticket('c-1'));
-      expect(again).toMatchObject({
-        status: 200,
-        created: false,
-        body: { id: first.body.id, duplicate: true },
-      });
+      expect(again).toMatchObject({ id: first.id, duplicate: true });
+      expect(again.lastResponse).toMatchObject({ status: 200, created: false });
     });
 
     it('keeps the options and fetches them again after category_fallback (Endpoints: options)', async () => {
       const tickets = client(live);
       const options = await tickets.options();
-      expect(options.body.companies.map((c) => c.id)).toContain('acme');
-      await tickets.options();
+      expect(options.companies.map((c) => c.id)).toContain('acme');
+      expect(options.lastResponse.status).toBe(200);
+      // From the cache: the same object, with the facts of the answer that filled it.
+      expect(await tickets.options()).toBe(options);
       expect(live.calls.filter((path) => path === OPTIONS)).toHaveLength(1);
       const opened = await tickets.createTicket(ticket('c-2', { category: 999 }));
       expect(opened.warnings.map((w) => w.code)).toContain('category_fallback');
@@ -99,7 +104,7 @@ describe('tickets client', () => {
       await tickets.createTicket(ticket('r-1'));
       await tickets.createTicket(ticket('r-2'));
       const third = await tickets.createTicket(ticket('r-3'));
-      expect(third.created).toBe(true);
+      expect(third.lastResponse).toMatchObject({ created: true, attempts: 2 });
       expect(live.waits).toHaveLength(1);
       expect(live.waits[0]).toBeGreaterThan(0);
       expect(live.waits[0]).toBeLessThanOrEqual(60_000);
@@ -132,7 +137,7 @@ describe('tickets client', () => {
         },
       });
       const sent = await patient.createTicket(ticket('m-1'));
-      expect(sent.created).toBe(true);
+      expect(sent.lastResponse).toMatchObject({ created: true, status: 201, attempts: 3 });
     });
 
     it('a Retry-After longer than maxWaitSeconds is not waited: the ticket is handed back at once', async () => {

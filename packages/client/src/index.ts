@@ -19,10 +19,12 @@ export type {
   Ticket,
   TicketOptions,
   TicketRequest,
+  TicketResponseFacts,
   TicketResult,
   TicketsClient,
   TicketsClientOptions,
   TicketWarning,
 } from './tickets-client.js';
 export type { RateLimit } from './rate-limit.js';
-export type { ApiResult, ClientOptions, Deprecation, RetryPolicy } from './transport.js';
+export { UnexpectedResponseError } from './transport.js';
+export type { ClientOptions, Deprecation, ResponseFacts, RetryPolicy, WithResponse } from './transport.js';

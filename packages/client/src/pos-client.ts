@@ -1,5 +1,5 @@
 import type { components } from './generated/pos.js';
-import { createTransport, type ApiResult, type ClientOptions } from './transport.js';
+import { createTransport, withResponse, type ClientOptions, type WithResponse } from './transport.js';
 
 type Schemas = components['schemas'];
 
@@ -34,16 +34,16 @@ export interface SalesQuery {
 /** A client of the point-of-sale data API. */
 export interface PosClient {
   /** GET /ping: who the key belongs to. */
-  ping(): Promise<ApiResult<Ping>>;
+  ping(): Promise<WithResponse<Ping>>;
   /** GET /places. */
-  places(): Promise<ApiResult<Places>>;
+  places(): Promise<WithResponse<Places>>;
   /** GET /events, page after page, following `next_cursor` until it is null. */
-  events(query: EventsQuery): AsyncIterableIterator<ApiResult<EventsPage>>;
+  events(query: EventsQuery): AsyncIterableIterator<WithResponse<EventsPage>>;
   /**
    * GET /sales/by-payment-method. Calls of one client run one after another, never two at once (the
    * documents: "Do not fire sales queries in parallel").
    */
-  salesByPaymentMethod(query: SalesQuery): Promise<ApiResult<SalesByPaymentMethod>>;
+  salesByPaymentMethod(query: SalesQuery): Promise<WithResponse<SalesByPaymentMethod>>;
 }
 
 const PREFIX = '/v1/api-public';
@@ -51,30 +51,36 @@ const PREFIX = '/v1/api-public';
 /** A client of the POS data API, with one merchant key. */
 export function createPosClient(options: ClientOptions): PosClient {
   const transport = createTransport(options);
+  const get = async <T extends object>(path: string, query?: Record<string, string | number | undefined>) => {
+    const { body, facts } = await transport.send<T>({ method: 'GET', path: PREFIX + path, query });
+    return withResponse(body, facts);
+  };
   // The tail of the sales queries of this client: each waits for the previous one to end, however it ended.
   let salesTail: Promise<unknown> = Promise.resolve();
 
   return {
-    ping: () => transport.send<Ping>({ method: 'GET', path: `${PREFIX}/ping` }),
-    places: () => transport.send<Places>({ method: 'GET', path: `${PREFIX}/places` }),
+    ping: () => get<Ping>('/ping'),
+    places: () => get<Places>('/places'),
     async *events(query) {
       let cursor: string | undefined;
       do {
-        const page = await transport.send<EventsPage>({
-          method: 'GET',
-          path: `${PREFIX}/events`,
-          query: { place: query.place, search: query.search, limit: query.limit, cursor },
+        const page = await get<EventsPage>('/events', {
+          place: query.place,
+          search: query.search,
+          limit: query.limit,
+          cursor,
         });
         yield page;
-        cursor = page.body.next_cursor ?? undefined;
+        cursor = page.next_cursor ?? undefined;
       } while (cursor !== undefined);
     },
     salesByPaymentMethod(query) {
       const run = salesTail.then(() =>
-        transport.send<SalesByPaymentMethod>({
-          method: 'GET',
-          path: `${PREFIX}/sales/by-payment-method`,
-          query: { place: query.place, from: query.from, to: query.to, event: query.event },
+        get<SalesByPaymentMethod>('/sales/by-payment-method', {
+          place: query.place,
+          from: query.from,
+          to: query.to,
+          event: query.event,
         }),
       );
       salesTail = run.catch(() => undefined);

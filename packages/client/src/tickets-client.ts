@@ -1,6 +1,13 @@
 import { ApiError, TicketNotAcknowledgedError } from './api-error.js';
 import type { components } from './generated/help-desk.js';
-import { createTransport, type ApiResult, type ClientOptions } from './transport.js';
+import {
+  createTransport,
+  withResponse,
+  type ApiResult,
+  type ClientOptions,
+  type ResponseFacts,
+  type WithResponse,
+} from './transport.js';
 
 type Schemas = components['schemas'];
 
@@ -31,11 +38,14 @@ export interface TicketWarning {
 /** The ticket the service acknowledged. */
 export type Ticket = Omit<Schemas['TicketResponse'], 'warnings'> & { warnings: TicketWarning[] };
 
-/** An acknowledged ticket: `created` on the first time (201), false when it already existed (200). */
-export interface TicketResult extends ApiResult<Ticket> {
+/** The facts of the answer to a ticket: those of every answer, and whether it opened the ticket. */
+export interface TicketResponseFacts extends ResponseFacts {
+  /** True on the first time (201); false when the ticket already existed (200, `duplicate: true`). */
   created: boolean;
-  warnings: TicketWarning[];
 }
+
+/** An acknowledged ticket, with its answer's facts as `lastResponse`. */
+export type TicketResult = WithResponse<Ticket, TicketResponseFacts>;
 
 /** The options of the tickets client: the common ones and how long the ticket options are kept. */
 export interface TicketsClientOptions extends ClientOptions {
@@ -49,7 +59,7 @@ export interface TicketsClient {
    * The ticket options, from a cache kept `optionsMaxAgeMs` and dropped when a ticket comes back with
    * `category_fallback` or `priority_fallback`, or is refused with `invalid_nature`.
    */
-  options(options?: { refresh?: boolean }): Promise<ApiResult<TicketOptions>>;
+  options(options?: { refresh?: boolean }): Promise<WithResponse<TicketOptions>>;
   /** Opens a ticket (POST help-desk-ticket), resending it after 429 and 503 as the documents say. */
   createTicket(ticket: TicketRequest): Promise<TicketResult>;
   /** Opens a ticket through the webhook route of `system`, with the same retries. */
@@ -73,7 +83,7 @@ export function createTicketsClient(options: TicketsClientOptions): TicketsClien
   const transport = createTransport(options);
   const now = options.now ?? Date.now;
   const maxAge = options.optionsMaxAgeMs ?? 3 * 3_600_000;
-  let cached: { at: number; result: Promise<ApiResult<TicketOptions>> } | undefined;
+  let cached: { at: number; result: Promise<WithResponse<TicketOptions>> } | undefined;
 
   async function send(path: string, ticket: TicketRequest): Promise<TicketResult> {
     const tries = { count: 0 };
@@ -91,18 +101,17 @@ export function createTicketsClient(options: TicketsClientOptions): TicketsClien
       }
       throw error;
     }
-    const warnings = result.body.warnings;
-    if (warnings.some((warning) => STALE_OPTIONS_WARNINGS.has(warning.code))) cached = undefined;
-    return { ...result, created: result.status === 201, warnings };
+    const { body, facts } = result;
+    if (body.warnings.some((warning) => STALE_OPTIONS_WARNINGS.has(warning.code))) cached = undefined;
+    return withResponse(body, { ...facts, created: facts.status === 201 });
   }
 
   return {
     options({ refresh = false } = {}) {
       if (refresh || cached === undefined || now() - cached.at >= maxAge) {
-        const result = transport.send<TicketOptions>({
-          method: 'GET',
-          path: `${PREFIX}/help-desk-ticket-options`,
-        });
+        const result = transport
+          .send<TicketOptions>({ method: 'GET', path: `${PREFIX}/help-desk-ticket-options` })
+          .then(({ body, facts }) => withResponse(body, facts));
         const entry = { at: now(), result };
         cached = entry;
         // A failed fetch is not kept: the next call asks again.

@@ -7,17 +7,70 @@ export interface Deprecation {
   sunset: Date | null;
 }
 
-/** A successful answer: its body and the headers every caller may need. */
-export interface ApiResult<T> {
+/**
+ * What an answer said besides its body: every value a call returns carries it as `lastResponse`, a
+ * non-enumerable property (the way Stripe's objects carry theirs), so that the value reads, spreads and
+ * serialises as the body alone.
+ */
+export interface ResponseFacts {
   /** 200 or 201. */
   status: number;
-  body: T;
-  /** `X-Request-Id`. */
+  /** `X-Request-Id`: quote it to support. */
   requestId: string | undefined;
   /** The rate-limit headers, or null when the limit was not measured on this call (never read as zero). */
   rateLimit: RateLimit | null;
   /** Set when the answer said the key is deprecated. */
   deprecation: Deprecation | null;
+  /** How many requests were sent for this value: 1, or more after waits for 429 and 503. */
+  attempts: number;
+  /** Every header of the answer, for what the fields above do not name. */
+  headers: Headers;
+}
+
+/** A value a call returned: the body of the answer, and the answer's facts as `lastResponse`. */
+export type WithResponse<T, Facts extends ResponseFacts = ResponseFacts> = T & {
+  /** The answer that carried this value (after any retries). Not enumerable: not in `JSON.stringify`. */
+  readonly lastResponse: Facts;
+};
+
+/** Puts `facts` on `body` as its non-enumerable `lastResponse`. */
+export function withResponse<T extends object, Facts extends ResponseFacts>(
+  body: T,
+  facts: Facts,
+): WithResponse<T, Facts> {
+  return Object.defineProperty(body, 'lastResponse', {
+    value: facts,
+    enumerable: false,
+    writable: false,
+    configurable: true,
+  }) as WithResponse<T, Facts>;
+}
+
+/** A successful answer, inside the clients: its body and its facts. */
+export interface ApiResult<T> {
+  body: T;
+  facts: ResponseFacts;
+}
+
+/**
+ * A 2xx answer whose body is not a JSON object: the documents promise one on every success, so this is
+ * a fault of the service or of a proxy in between, not a refusal.
+ */
+export class UnexpectedResponseError extends Error {
+  override readonly name = 'UnexpectedResponseError';
+  /** The status of the answer. */
+  readonly status: number;
+  /** `X-Request-Id`, when the answer had one. */
+  readonly requestId: string | undefined;
+  /** The body as received (text, or undefined when empty). */
+  readonly body: unknown;
+
+  constructor(options: { status: number; requestId: string | undefined; body: unknown; path: string }) {
+    super(`${options.status} from ${options.path} without a JSON object as its body`);
+    this.status = options.status;
+    this.requestId = options.requestId;
+    this.body = options.body;
+  }
 }
 
 /** How refusals that ask for a wait (429 and 503 with `Retry-After`) are retried. */
@@ -66,7 +119,7 @@ export interface Transport {
    * Sends the request (again, as it was, after each wait) and answers its success, or throws the last
    * `ApiError`, or the fetch's own error when no answer came. `tries.count` tells how many were sent.
    */
-  send<T>(request: ApiRequest, tries?: { count: number }): Promise<ApiResult<T>>;
+  send<T extends object>(request: ApiRequest, tries?: { count: number }): Promise<ApiResult<T>>;
 }
 
 const realSleep = (ms: number) =>
@@ -120,7 +173,7 @@ export function createTransport(options: ClientOptions): Transport {
   const policy: RetryPolicy = { attempts: 4, maxWaitSeconds: 60, ...options.retry };
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  async function once<T>(request: ApiRequest): Promise<ApiResult<T>> {
+  async function once<T extends object>(request: ApiRequest, attempts: number): Promise<ApiResult<T>> {
     const url = new URL(base + request.path);
     for (const [name, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -140,7 +193,13 @@ export function createTransport(options: ClientOptions): Transport {
     if (deprecation !== null) options.onDeprecation?.(deprecation, request.path);
     const requestId = response.headers.get('x-request-id') ?? undefined;
     const rateLimit = rateLimitOf(response.headers);
-    if (response.ok) return { status: response.status, body: body as T, requestId, rateLimit, deprecation };
+    if (response.ok) {
+      if (typeof body !== 'object' || body === null) {
+        throw new UnexpectedResponseError({ status: response.status, requestId, body, path: request.path });
+      }
+      const facts = { status: response.status, requestId, rateLimit, deprecation, attempts };
+      return { body: body as T, facts: { ...facts, headers: response.headers } };
+    }
     throw new ApiError({
       status: response.status,
       problem: typeof body === 'object' && body !== null ? (body as ProblemBody) : undefined,
@@ -151,11 +210,11 @@ export function createTransport(options: ClientOptions): Transport {
   }
 
   return {
-    async send<T>(request: ApiRequest, tries = { count: 0 }): Promise<ApiResult<T>> {
+    async send<T extends object>(request: ApiRequest, tries = { count: 0 }): Promise<ApiResult<T>> {
       for (;;) {
         tries.count += 1;
         try {
-          return await once<T>(request);
+          return await once<T>(request, tries.count);
         } catch (error) {
           // Only a refusal that names its wait is retried, and only while the wait is bounded.
           const waitable =
