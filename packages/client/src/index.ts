@@ -1,5 +1,6 @@
 // The typed client of the partner help-desk ticket API and the point-of-sale data API: ESM, no
 // dependency beyond the platform's fetch, its types generated from the service's OpenAPI documents.
+// Every call returns its resource, with the answer's facts on its non-enumerable `lastResponse`.
 
 export { ApiError, kindOfStatus, TicketNotAcknowledgedError } from './api-error.js';
 export type { ErrorKind, ProblemBody } from './api-error.js';
