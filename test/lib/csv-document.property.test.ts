@@ -79,7 +79,13 @@ describe('CSV documents: OWASP CSV injection', () => {
 
   it('the quote goes inside the CSV quotes when the text must be quoted', () => {
     const cells: CsvCell[] = ['=1+1;2', '-a,b', '@"x"', '\tx', '\r\n=1'];
-    expect(cells.map(csvCell)).toEqual(['"\'=1+1;2"', '"\'-a,b"', '"\'@""x"""', '"\'\tx"', '"\'\r\n=1"']);
+    expect(cells.map((cell) => csvCell(cell))).toEqual([
+      '"\'=1+1;2"',
+      '"\'-a,b"',
+      '"\'@""x"""',
+      '"\'\tx"',
+      '"\'\r\n=1"',
+    ]);
   });
 
   it('a figure that is not a decimal numeral is refused (no text passes as a number)', () => {
