@@ -158,17 +158,13 @@ describe.skipIf(!HAS_CHROMIUM)(
 
         // Both CSVs hold every line, with the API's figures.
         const request = page.context().request;
-        const plain = parse(await (await request.get(`${base}/panel/reports/brands.csv?${query}`)).text(), {
-          bom: true,
-        }) as string[][];
+        const csv = async (path: string, delimiter: string): Promise<string[][]> => {
+          const text = await (await request.get(`${base}/panel/reports/${path}?${query}`)).text();
+          return parse(text, { bom: true, delimiter });
+        };
+        const plain = await csv('brands.csv', ',');
         expect(plain.slice(1).map((row) => row[4])).toEqual(lines.map((line) => line.amount));
-        const br = parse(
-          await (await request.get(`${base}/panel/reports/brands-planilha.csv?${query}`)).text(),
-          {
-            bom: true,
-            delimiter: ';',
-          },
-        ) as string[][];
+        const br = await csv('brands-planilha.csv', ';');
         expect(br.slice(1).map((row) => row[4])).toEqual(lines.map((line) => line.amount.replace('.', ',')));
 
         // English from the switch: the same report, the same filters.
