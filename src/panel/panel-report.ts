@@ -1,5 +1,7 @@
 import { addMonths, dayAt, formatDay, parseDay, startOfDay, type CalendarDay } from '../lib/calendar.js';
-import { csvDocument, csvFigure } from '../lib/csv-document.js';
+import { csvDocument, csvFigure, type CsvDialect } from '../lib/csv-document.js';
+import { formatMoney, parseMoney } from '../pos/receipts/money.js';
+import { shareText } from '../pos/sales/sales-figures.js';
 import type { SalesByPaymentMethod } from '../pos/sales/sales-query.js';
 
 // The period of the panel's two financial reports (issue 13; docs/pos-api.md: "The panel works in
@@ -61,26 +63,29 @@ export function periodInstants(period: DayPeriod, withEvent: boolean): PeriodChe
  * The receipts summary as CSV: the API's codes and exact money text, so a program can read it too; the
  * texts neutralised for spreadsheets, the figures left numbers (src/lib/csv-document.ts).
  */
-export function receiptsCsv(figures: SalesByPaymentMethod): string {
-  return csvDocument([
-    ['payment_method', 'label', 'count', 'amount', 'share', 'currency'],
-    ...figures.data.map((line) => [
-      line.payment_method,
-      line.label,
-      line.count,
-      csvFigure(line.amount),
-      csvFigure(line.share),
-      figures.currency,
-    ]),
+export function receiptsCsv(figures: SalesByPaymentMethod, dialect?: CsvDialect): string {
+  return csvDocument(
     [
-      'total',
-      '',
-      figures.total.count,
-      csvFigure(figures.total.amount),
-      csvFigure(figures.data.length === 0 ? '0.000' : '100.000'),
-      figures.currency,
+      ['payment_method', 'label', 'count', 'amount', 'share', 'currency'],
+      ...figures.data.map((line) => [
+        line.payment_method,
+        line.label,
+        line.count,
+        csvFigure(line.amount),
+        csvFigure(line.share),
+        figures.currency,
+      ]),
+      [
+        'total',
+        '',
+        figures.total.count,
+        csvFigure(figures.total.amount),
+        csvFigure(figures.data.length === 0 ? '0.000' : '100.000'),
+        figures.currency,
+      ],
     ],
-  ]);
+    dialect,
+  );
 }
 
 /** The brand lines of the period: every TEF method's brands, as in the API's `data[].brands[]`. */
@@ -91,17 +96,79 @@ export function brandLines(figures: SalesByPaymentMethod) {
 }
 
 /** The summary by brand as CSV: a brand is the terminal's free text, so it is neutralised like every text. */
-export function brandsCsv(figures: SalesByPaymentMethod): string {
-  return csvDocument([
-    ['payment_method', 'label', 'brand', 'count', 'amount', 'share', 'currency'],
-    ...brandLines(figures).map((line) => [
-      line.method,
-      line.label,
-      line.brand ?? '',
-      line.count,
-      csvFigure(line.amount),
-      csvFigure(line.share),
-      figures.currency,
-    ]),
-  ]);
+export function brandsCsv(figures: SalesByPaymentMethod, dialect?: CsvDialect): string {
+  return csvDocument(
+    [
+      ['payment_method', 'label', 'brand', 'count', 'amount', 'share', 'currency'],
+      ...brandLines(figures).map((line) => [
+        line.method,
+        line.label,
+        line.brand ?? '',
+        line.count,
+        csvFigure(line.amount),
+        csvFigure(line.share),
+        figures.currency,
+      ]),
+    ],
+    dialect,
+  );
+}
+
+/** How many brand lines the brand report shows before it groups the rest into one "other brands" line. */
+export const LEADING_BRANDS = 10;
+
+/** A count and an amount (the API's money text) with its share of the period's total. */
+export interface BrandSum {
+  count: number;
+  amount: string;
+  share: string;
+}
+
+/** The brand report's lines: the leading ones, the rest summed, and the sum of every brand line. */
+export interface BrandSummary {
+  /** The brand lines shown one by one: the `leading` largest by amount, or all of them. */
+  shown: ReturnType<typeof brandLines>;
+  /** The lines not shown, summed, with how many they are; null when every line is shown. */
+  rest: (BrandSum & { lines: number }) | null;
+  /** Every brand line summed: the TEF methods' receipts, the only ones with a brand. */
+  brands: BrandSum;
+}
+
+function cents(amount: string): bigint {
+  const value = parseMoney(amount);
+  if (value === null) throw new Error(`not an amount: ${JSON.stringify(amount)}`);
+  return BigInt(value);
+}
+
+function sumOf(lines: readonly { count: number; amount: string }[], totalCents: bigint): BrandSum {
+  const amount = lines.reduce((sum, line) => sum + cents(line.amount), 0n);
+  return {
+    count: lines.reduce((sum, line) => sum + line.count, 0),
+    amount: formatMoney(amount),
+    // The share is computed like the API's (exact cents, half away from zero), never by adding shares.
+    share: shareText(amount, totalCents),
+  };
+}
+
+/**
+ * The brand report's lines: every brand line of the API's answer ranked by amount, largest first (equal
+ * amounts keep the answer's order: method, then the API's brand order); the first `leading` shown, the
+ * others summed into one line, unless `all`. Sums are exact cents, so the lines shown plus the rest equal
+ * the sum of every brand line.
+ */
+export function brandSummary(figures: SalesByPaymentMethod, leading: number, all: boolean): BrandSummary {
+  const totalCents = cents(figures.total.amount);
+  const lines = brandLines(figures);
+  const ranked = lines
+    .map((line, index) => ({ line, index, cents: cents(line.amount) }))
+    .sort((a, b) => (a.cents === b.cents ? a.index - b.index : a.cents > b.cents ? -1 : 1))
+    .map(({ line }) => line);
+  // Grouping a single line would only rename it: it is shown as itself.
+  const cut = all || ranked.length <= leading + 1 ? ranked.length : leading;
+  const rest = ranked.slice(cut);
+  return {
+    shown: ranked.slice(0, cut),
+    rest: rest.length === 0 ? null : { ...sumOf(rest, totalCents), lines: rest.length },
+    brands: sumOf(lines, totalCents),
+  };
 }

@@ -84,6 +84,7 @@ export function layout(input: LayoutInput): string {
             <form method="post" action="${input.languageAction}" class="inline">
               ${csrfField(input.csrfToken)}
               <input type="hidden" name="lang" value="${other}" />
+              <input type="hidden" name="back" value="${input.currentUrl}" />
               <button
                 type="submit"
                 class="link"

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvDocument, csvFigure, type CsvCell } from '../../src/lib/csv-document.js';
+import { CSV_PT_BR, csvCell, csvDocument, csvFigure, type CsvCell } from '../../src/lib/csv-document.js';
 
 // The CSV documents the service writes (the panel's reports) against OWASP's rule for CSV injection: a
 // text cell starting with `=`, `+`, `-`, `@`, tab or carriage return reaches the spreadsheet after a
@@ -79,12 +79,60 @@ describe('CSV documents: OWASP CSV injection', () => {
 
   it('the quote goes inside the CSV quotes when the text must be quoted', () => {
     const cells: CsvCell[] = ['=1+1;2', '-a,b', '@"x"', '\tx', '\r\n=1'];
-    expect(cells.map(csvCell)).toEqual(['"\'=1+1;2"', '"\'-a,b"', '"\'@""x"""', '"\'\tx"', '"\'\r\n=1"']);
+    expect(cells.map((cell) => csvCell(cell))).toEqual([
+      '"\'=1+1;2"',
+      '"\'-a,b"',
+      '"\'@""x"""',
+      '"\'\tx"',
+      '"\'\r\n=1"',
+    ]);
   });
 
   it('a figure that is not a decimal numeral is refused (no text passes as a number)', () => {
     for (const wrong of ['=1', '+1', '1e3', '1,5', '', ' 1', '-', '1.'])
       expect(() => csvFigure(wrong)).toThrow();
     expect(() => csvCell(Number.NaN)).toThrow();
+  });
+
+  describe('the pt-BR spreadsheet dialect (semicolons, comma decimals)', () => {
+    const readBr = (document: string): string[][] =>
+      parse(document, { bom: true, relax_column_count: true, record_delimiter: '\r\n', delimiter: ';' });
+
+    it('the bytes: BOM, semicolons, comma decimals, CRLF, texts quoted on either separator', () => {
+      const document = csvDocument(
+        [
+          ['brand', 'count', 'amount', 'share'],
+          ['VISA; MASTER', 3, csvFigure('-1234.50'), csvFigure('12.345')],
+          ['Crédito, à vista', 0, csvFigure('0.00'), csvFigure('100')],
+          ['+1+1', 7, csvFigure('7'), csvFigure('0.000')],
+        ],
+        CSV_PT_BR,
+      );
+      expect([...Buffer.from(document, 'utf8')]).toEqual([
+        ...[0xef, 0xbb, 0xbf],
+        ...Buffer.from(
+          'brand;count;amount;share\r\n' +
+            '"VISA; MASTER";3;-1234,50;12,345\r\n' +
+            '"Crédito, à vista";0;0,00;100\r\n' +
+            "'+1+1;7;7;0,000\r\n",
+          'utf8',
+        ),
+      ]);
+    });
+
+    it('every text cell reads back as itself (neutralised) and every figure with a comma for its decimals', () => {
+      fc.assert(
+        fc.property(
+          fc.array(text, { minLength: 1, maxLength: 5 }),
+          figureText,
+          fc.integer({ min: -1e9, max: 1e9 }),
+          (texts, figure, count) => {
+            const [cells] = readBr(csvDocument([[...texts, count, csvFigure(figure)]], CSV_PT_BR));
+            expect(cells).toEqual([...texts.map(neutralised), String(count), figure.replace('.', ',')]);
+            expect(Number(cells!.at(-1)!.replace(',', '.'))).toBe(Number(figure));
+          },
+        ),
+      );
+    });
   });
 });

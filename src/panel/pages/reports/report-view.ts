@@ -1,12 +1,14 @@
 import type { SalesByPaymentMethod } from '../../../pos/sales/sales-query.js';
-import { formatCount, formatDayText, formatMoneyText, formatShare } from '../../../web/format.js';
-import { html, jsonScript, raw, type SafeHtml } from '../../../web/html.js';
+import { formatDayText, formatMoneyText } from '../../../web/format.js';
+import { html, raw, type SafeHtml } from '../../../web/html.js';
 import type { PanelContext } from '../../panel-kit.js';
 import type { PanelMessage } from '../../panel-messages.js';
 import { brandLines, type quickPeriods } from '../../panel-report.js';
+import { brandsFigures, receiptsFigures, type FiguresFrame } from './report-figures.js';
 
 // The two financial reports' page: the filters (place, event, period, quick periods) and the figures
-// as a table, a CSV link and a chart, or why there are none.
+// as a table, the CSV links and a chart (report-figures.ts), or why there are none: an empty report names
+// the place and period it looked at.
 
 /** What a report page shows. */
 export interface ReportModel {
@@ -26,12 +28,19 @@ export interface ReportModel {
   figures: SalesByPaymentMethod | null;
   /** The report's address, without its query. */
   base: string;
+  /** Every brand line asked for (`all=1`), instead of the leading ones and the rest summed. */
+  all: boolean;
 }
 
-/** The query of the report for a period, with the place and event chosen. */
-function reportQuery(model: ReportModel, p: { from: string; to: string }): string {
+/** The query of the report for a period, with the place and event chosen (and every brand, when asked). */
+function reportQuery(model: ReportModel, p: { from: string; to: string }, all = model.all): string {
   const { eventId } = model;
-  return `?${new URLSearchParams({ place: model.place.id, ...(eventId === null ? {} : { event: eventId }), from: p.from, to: p.to }).toString()}`;
+  const query = new URLSearchParams({ place: model.place.id });
+  if (eventId !== null) query.set('event', eventId);
+  query.set('from', p.from);
+  query.set('to', p.to);
+  if (all) query.set('all', '1');
+  return `?${query.toString()}`;
 }
 
 /** The report's page body. */
@@ -92,6 +101,7 @@ function reportFiltersView(ctx: PanelContext, model: ReportModel): SafeHtml {
         </div>
       </div>
       <p class="hint" id="period-hint">${t('periodHint')}</p>
+      ${model.all ? html`<input type="hidden" name="all" value="1" />` : ''}
       <div class="actions"><button type="submit">${t('show')}</button></div>
     </form>
     <nav aria-label="${t('quickPeriods')}">
@@ -113,93 +123,28 @@ function reportFiltersView(ctx: PanelContext, model: ReportModel): SafeHtml {
 function reportResultView(ctx: PanelContext, model: ReportModel): SafeHtml {
   const t = ctx.t;
   const { kind, base, events, eventId, period, place, figures } = model;
-  const query = (p: { from: string; to: string }) => reportQuery(model, p);
-  const money = (amount: string) => formatMoneyText(amount, figures?.currency ?? 'BRL', ctx.locale);
-  if (model.problem !== null) {
-    return html`<div class="error" role="alert">${t(model.problem)}</div>`;
-  } else if (model.timedOut) {
-    return html`<div class="error" role="alert">${t('reportTimedOut')}</div>`;
-  } else if (figures === null || figures.data.length === 0) {
-    return html`<p>${t('emptyPeriod')}</p>`;
-  } else {
-    const event =
+  if (model.problem !== null) return html`<div class="error" role="alert">${t(model.problem)}</div>`;
+  if (model.timedOut) return html`<div class="error" role="alert">${t('reportTimedOut')}</div>`;
+  const where = {
+    place: place.name ?? place.id,
+    from: formatDayText(period.from, ctx.locale),
+    to: formatDayText(period.to, ctx.locale),
+    event:
       eventId === null
         ? ''
-        : t('eventShown', { event: events.find((e) => e.id === eventId)?.name ?? eventId });
-    const caption = t('periodShown', {
-      place: place.name ?? place.id,
-      from: formatDayText(period.from, ctx.locale),
-      to: formatDayText(period.to, ctx.locale),
-      event,
-    });
-    const lines =
-      kind === 'receipts'
-        ? figures.data.map((line) => ({
-            label: line.label,
-            count: line.count,
-            amount: line.amount,
-            share: line.share,
-          }))
-        : brandLines(figures).map((line) => ({
-            label: `${line.brand === null ? t('noBrand') : line.brand === 'OTHER' ? t('otherBrand') : line.brand} · ${line.label}`,
-            count: line.count,
-            amount: line.amount,
-            share: line.share,
-          }));
-    const chartData = {
-      title: t('amount'),
-      labels: lines.map((l) => l.label),
-      values: lines.map((l) => Number(l.amount)),
-      texts: lines.map((l) => `${money(l.amount)} (${formatShare(l.share, ctx.locale)})`),
-      axis: `${figures.currency === 'BRL' ? 'R$' : figures.currency} #`,
-    };
-    const chartLabel = t(kind === 'receipts' ? 'chartMethods' : 'chartBrands');
-    return html` <div class="table-wrap">
-        <table class="stack figures" id="report-table">
-          <caption>
-            ${caption}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">${t(kind === 'receipts' ? 'method' : 'brand')}</th>
-              <th scope="col" class="num">${t('count')}</th>
-              <th scope="col" class="num">${t('amount')}</th>
-              <th scope="col" class="num">${t('share')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${lines.map(
-              (l) =>
-                html`<tr>
-                  <th scope="row" data-label="${t(kind === 'receipts' ? 'method' : 'brand')}">${l.label}</th>
-                  <td class="num" data-label="${t('count')}">${formatCount(l.count, ctx.locale)}</td>
-                  <td class="num" data-label="${t('amount')}" data-amount="${l.amount}">
-                    ${money(l.amount)}
-                  </td>
-                  <td class="num" data-label="${t('share')}" data-share="${l.share}">
-                    ${formatShare(l.share, ctx.locale)}
-                  </td>
-                </tr>`,
-            )}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" data-label="">${t('total')}</th>
-              <td class="num" data-label="${t('count')}" data-total-count="${figures.total.count}">
-                ${formatCount(figures.total.count, ctx.locale)}
-              </td>
-              <td class="num" data-label="${t('amount')}" data-total-amount="${figures.total.amount}">
-                ${money(figures.total.amount)}
-              </td>
-              <td class="num" data-label="${t('share')}">${kind === 'receipts' ? '100%' : ''}</td>
-            </tr>
-          </tfoot>
-        </table>
-      </div>
-      <p><a class="button secondary" href="${base}.csv${query(period)}" download>${t('downloadCsv')}</a></p>
-      <div class="chart">
-        <canvas data-chart="chart-data" role="img" aria-label="${chartLabel}"></canvas>
-      </div>
-      ${jsonScript('chart-data', chartData)}`;
+        : t('eventShown', { event: events.find((e) => e.id === eventId)?.name ?? eventId }),
+  };
+  if (figures === null || figures.data.length === 0)
+    return html`<p class="empty" id="report-empty">${t('emptyPeriod', where)}</p>`;
+  if (kind === 'brands' && brandLines(figures).length === 0) {
+    const total = formatMoneyText(figures.total.amount, figures.currency, ctx.locale);
+    return html`<p class="empty" id="report-empty">${t('noBrandLines', { ...where, total })}</p>`;
   }
+  const frame: FiguresFrame = {
+    kind,
+    caption: t('periodShown', where),
+    link: (what, all) => `${base}${what}${reportQuery(model, period, all)}`,
+    all: model.all,
+  };
+  return kind === 'receipts' ? receiptsFigures(ctx, figures, frame) : brandsFigures(ctx, figures, frame);
 }

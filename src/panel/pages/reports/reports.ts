@@ -1,23 +1,29 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../../../web/html.js';
 import { PANEL_PREFIX, type PanelContext, type PanelKit } from '../../panel-kit.js';
+import { CSV_PLAIN, CSV_PT_BR, type CsvDialect } from '../../../lib/csv-document.js';
 import { brandsCsv, periodInstants, quickPeriods, receiptsCsv } from '../../panel-report.js';
 import { reportView } from './report-view.js';
 
-// The two financial reports (receipts by payment method, and by brand), as a page and as a CSV, through
-// the sales service, as GET /v1/api-public/sales/by-payment-method.
+// The two financial reports (receipts by payment method, and by brand), as a page and as two CSVs (the
+// plain one, and `-planilha.csv` that a pt-BR spreadsheet opens in columns), through the sales service,
+// as GET /v1/api-public/sales/by-payment-method.
 
 type ReportRequest = FastifyRequest<{ Querystring: Record<string, string | undefined> }>;
 
-/** Registers /reports/receipts and /reports/brands, each with its `.csv`. */
+/** Registers /reports/receipts and /reports/brands, each with its `.csv` and `-planilha.csv`. */
 export function registerReportPages(kit: PanelKit): void {
   for (const kind of ['receipts', 'brands'] as const) {
     const path = `/reports/${kind}`;
     kit.page<{ Querystring: Record<string, string | undefined> }>(path, (request, reply, ctx) =>
-      report(kit, request, reply, ctx, kind, false),
+      report(kit, request, reply, ctx, kind, null),
     );
     kit.page<{ Querystring: Record<string, string | undefined> }>(`${path}.csv`, (request, reply, ctx) =>
-      report(kit, request, reply, ctx, kind, true),
+      report(kit, request, reply, ctx, kind, CSV_PLAIN),
+    );
+    kit.page<{ Querystring: Record<string, string | undefined> }>(
+      `${path}-planilha.csv`,
+      (request, reply, ctx) => report(kit, request, reply, ctx, kind, CSV_PT_BR),
     );
   }
 }
@@ -28,7 +34,8 @@ async function report(
   reply: FastifyReply,
   ctx: PanelContext,
   kind: 'receipts' | 'brands',
-  asCsv: boolean,
+  /** The CSV's dialect, or null for the page. */
+  asCsv: CsvDialect | null,
 ): Promise<FastifyReply> {
   const { posData, sales, clock } = kit.services;
   const t = ctx.t;
@@ -65,13 +72,14 @@ async function report(
     });
   }
   const figures = outcome?.ok === true ? outcome.figures : null;
-  if (asCsv) {
+  if (asCsv !== null) {
     if (figures === null) return reply.code(422).type('text/plain; charset=utf-8').send(t('dateInvalid'));
-    const name = `${kind === 'receipts' ? 'recebimentos' : 'bandeiras'}-${placeId}-${period.from}-${period.to}.csv`;
+    const suffix = asCsv === CSV_PT_BR ? '-planilha' : '';
+    const name = `${kind === 'receipts' ? 'recebimentos' : 'bandeiras'}-${placeId}-${period.from}-${period.to}${suffix}.csv`;
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${name}"`)
-      .send(kind === 'receipts' ? receiptsCsv(figures) : brandsCsv(figures));
+      .send(kind === 'receipts' ? receiptsCsv(figures, asCsv) : brandsCsv(figures, asCsv));
   }
   const body = reportView(ctx, {
     kind,
@@ -86,6 +94,7 @@ async function report(
     timedOut: outcome !== null && !outcome.ok,
     figures,
     base: `${PANEL_PREFIX}/reports/${kind}`,
+    all: kind === 'brands' && q.all === '1',
   });
   return kit.send(request, reply, ctx, title, body, { charts: figures !== null && figures.data.length > 0 });
 }
