@@ -238,6 +238,25 @@ export interface MailOutboxTable {
   failed_at: number | null;
 }
 
+/**
+ * A message of the development mailbox (src/mail/dev-mailbox.ts): kept whole, outside production only,
+ * the newest few hundred.
+ */
+export interface DevMailboxTable {
+  /** The order the messages were delivered in. */
+  seq: Generated<number>;
+  /** The outbox message's id. */
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** The transport that took it: `log` or `smtp`. */
+  transport: string;
+  delivered_at: number;
+}
+
 /** One lifecycle event of a key (src/audit/key-audit-repository.ts), never the key or its hash. */
 export interface KeyAuditEventTable {
   seq: Generated<number>;
@@ -370,6 +389,7 @@ export interface Database {
   pos_sales_buckets: PosSalesBucketTable;
   pos_keys: PosKeyTable;
   mail_outbox: MailOutboxTable;
+  dev_mailbox: DevMailboxTable;
   key_audit_events: KeyAuditEventTable;
   merchant_users: MerchantUserTable;
   merchant_user_links: MerchantUserLinkTable;
