@@ -238,21 +238,15 @@ export interface MailOutboxTable {
   failed_at: number | null;
 }
 
-/**
- * A message of the development mailbox (src/mail/dev-mailbox.ts): kept whole, outside production only,
- * the newest few hundred.
- */
-export interface DevMailboxTable {
-  /** The order the messages were delivered in. */
+/** The development mailbox (src/mail/dev-mailbox.ts): delivered messages whole, outside production only. */
+interface DevMailboxTable {
   seq: Generated<number>;
-  /** The outbox message's id. */
   id: string;
   kind: string;
   recipient: string;
   subject: string;
   text_body: string;
   html_body: string;
-  /** The transport that took it: `log` or `smtp`. */
   transport: string;
   delivered_at: number;
 }

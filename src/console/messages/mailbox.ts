@@ -10,7 +10,7 @@ const en = {
   mailNone:
     'No e-mail sent yet. Invite a merchant user or ask for a password reset: the message shows here within a few seconds.',
   mailCount: '{count} message(s)',
-  mailColWhen: 'Sent',
+  mailColWhen: 'Sent (UTC-03:00)',
   mailColTo: 'To',
   mailColSubject: 'Subject',
   mailColKind: 'Kind',
@@ -36,7 +36,7 @@ const ptBR: Record<Key, string> = {
   mailNone:
     'Nenhum e-mail enviado ainda. Convide um usuário de lojista ou peça uma redefinição de senha: a mensagem aparece aqui em poucos segundos.',
   mailCount: '{count} mensagem(ns)',
-  mailColWhen: 'Enviado em',
+  mailColWhen: 'Enviado em (UTC-03:00)',
   mailColTo: 'Para',
   mailColSubject: 'Assunto',
   mailColKind: 'Tipo',

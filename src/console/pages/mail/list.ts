@@ -28,7 +28,7 @@ export function registerMailboxListPage(kit: ConsoleKit, mailbox: DevMailbox): v
       >`,
       entry.to,
       html`<a href="${messageUrl(entry.id)}">${entry.subject}</a>`,
-      html`<code>${entry.kind}</code>`,
+      html`<code class="action">${entry.kind}</code>`,
     ]);
     const body = html`<h1>${t('mailTitle')}</h1>
       <p>${t('mailIntro', { size: formatCount(mailbox.size, locale) })}</p>
