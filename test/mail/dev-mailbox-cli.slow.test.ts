@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { runCli } from '../cli/cli-process.js';
+import { runCli as runProcess } from '../cli/cli-process.js';
 import { testApp, type TestApp } from '../helper.js';
 import {
   createProcessDatabase,
@@ -16,7 +16,11 @@ import {
 // a process of its own on the service's database), through the panel's real set-password page. The
 // commands' refusals: an unknown id (exit 1), production (exit 2), a database never migrated (exit 1).
 
-vi.setConfig({ testTimeout: 180_000 });
+// Each command is a process of its own, and the first one may build dist/ (bin/partner-gateway.js): on a
+// busy machine a run takes well over the default minute.
+vi.setConfig({ testTimeout: 900_000 });
+const runCli = (args: readonly string[], env: Record<string, string>) =>
+  runProcess(args, env, { timeoutMs: 300_000 });
 
 const PASSWORD = 'uma frase longa para o painel';
 const CURSOR_SECRET = 'cli-mailbox-cursor-secret-0123456789';
