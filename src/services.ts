@@ -12,6 +12,7 @@ import { createMaintenanceSwitch, type MaintenanceSwitch } from './helpdesk/main
 import { sweepSystemKeyTimeEvents } from './helpdesk/system-key-time-events.js';
 import { createSystemService, type SystemService } from './helpdesk/system-service.js';
 import { createTicketService, type TicketService } from './helpdesk/ticket-service.js';
+import { createDevMailbox, type DevMailbox } from './mail/dev-mailbox.js';
 import { createLogMailTransport } from './mail/log-transport.js';
 import {
   createMailSender,
@@ -140,6 +141,11 @@ export interface Services {
   readonly refusals: RefusalLog;
   /** The e-mail outbox's sender: the server starts it, and stops it before the databases close. */
   readonly mailSender: MailSender;
+  /**
+   * Outside production, every delivered message kept whole (docs/operations.md, Reading e-mail
+   * locally), for the console and the command line; null in production, where nothing keeps them.
+   */
+  readonly mailbox: DevMailbox | null;
   /** The key audit trail, read by the back office (written by the key services themselves). */
   readonly keyAudit: KeyAuditService;
   /** The last use of keys: marked by both public APIs, flushed by `keyAuditJobs`. */
@@ -181,6 +187,12 @@ export function createServices(deps: ServiceDeps): Services {
   const keyUse = createKeyUse({ db, clock, intervalMs: KEY_USE_INTERVAL_MS });
   const backOfficeLog = createBackOfficeLog({ db, clock });
   const merchantUsers = createMerchantUserService({ db, clock, panelUrl: `${config.publicBaseUrl}/panel` });
+  const mailbox = config.env === 'production' ? null : createDevMailbox({ db, clock });
+  const transport =
+    deps.mail?.transport ??
+    (config.smtpUrl === null
+      ? createLogMailTransport(log)
+      : createSmtpMailTransport({ url: config.smtpUrl, from: config.mailFrom }));
   return {
     config,
     clock,
@@ -240,16 +252,13 @@ export function createServices(deps: ServiceDeps): Services {
     mailSender: createMailSender({
       db,
       clock,
-      transport:
-        deps.mail?.transport ??
-        (config.smtpUrl === null
-          ? createLogMailTransport(log)
-          : createSmtpMailTransport({ url: config.smtpUrl, from: config.mailFrom })),
+      transport: mailbox === null ? transport : mailbox.around(transport, log),
       log,
       ...(deps.mail?.options === undefined ? {} : { options: deps.mail.options }),
       // The panel's reset requests become links and e-mails here, off the requests that queued them.
       prepare: () => merchantUsers.sendRequestedResets(),
     }),
+    mailbox,
     keyAudit: createKeyAuditService({ db }),
     keyUse,
     keyAuditJobs: createKeyAuditJobs({

@@ -9,6 +9,7 @@ import { CliError, EXIT } from './cli-error.js';
 import { helpdeskCommands } from './helpdesk-commands.js';
 import { importCommand } from './import-receipts.js';
 import { localCommands } from './local-commands.js';
+import { mailCommand } from './mail-commands.js';
 import { stylesFor } from './output.js';
 import { posCommands } from './pos-commands.js';
 import { refusalsCommand } from './refusals-command.js';
@@ -18,7 +19,7 @@ import { staffCommand } from './staff-commands.js';
 // usage errors exit 2, refusals and failures exit 1.
 
 const HELP = `
-Local commands (serve, migrate, demo, backup, restore, check-buckets) work on the database of
+Local commands (serve, migrate, demo, backup, restore, check-buckets, mail) work on the database of
 DATABASE_URL, with the same configuration as the server (environment, or a .env file here).
 Every other command calls the admin API of a running deployment: --admin-url
 (or ADMIN_URL; default http://ADMIN_HOST:ADMIN_PORT, 127.0.0.1:8081), with the
@@ -73,6 +74,7 @@ export function buildProgram(): Command {
     ...localCommands(),
     ...backupCommands(),
     checkBucketsCommand(),
+    mailCommand(),
     ...helpdeskCommands(),
     ...posCommands(),
     importCommand(),

@@ -3,6 +3,7 @@ import { WEB_MESSAGES } from '../web/web-messages.js';
 import { ACCOUNTS_MESSAGES } from './messages/accounts.js';
 import { CATALOG_MESSAGES } from './messages/catalog.js';
 import { DASHBOARD_MESSAGES } from './messages/dashboard.js';
+import { MAILBOX_MESSAGES } from './messages/mailbox.js';
 import { SYSTEM_MESSAGES } from './messages/systems.js';
 import { STAFF_MESSAGES } from './messages/staff.js';
 
@@ -122,6 +123,7 @@ export const CONSOLE_MESSAGES = mergeCatalogues(
   ACCOUNTS_MESSAGES,
   CATALOG_MESSAGES,
   STAFF_MESSAGES,
+  MAILBOX_MESSAGES,
 );
 
 export type ConsoleMessage = keyof (typeof CONSOLE_MESSAGES)['en'];

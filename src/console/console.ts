@@ -12,6 +12,7 @@ import { consoleAssets } from './console-assets.js';
 import { registerAccountPages } from './pages/accounts/index.js';
 import { registerCatalogPages } from './pages/catalog/index.js';
 import { registerDashboardPages } from './pages/dashboard.js';
+import { registerMailboxPages } from './pages/mail/index.js';
 import { registerMaintenancePages } from './pages/maintenance.js';
 import { registerSystemPages } from './pages/systems/index.js';
 import { registerStaffPages } from './pages/staff/index.js';
@@ -47,6 +48,7 @@ const PAGE_MODULES: readonly ((kit: ConsoleKit) => void)[] = [
   registerCatalogPages,
   registerMaintenancePages,
   registerStaffPages,
+  registerMailboxPages,
 ];
 
 /** Registers the console under /console on the admin listener. */
@@ -75,6 +77,8 @@ export function registerConsole(admin: FastifyInstance, deps: ConsoleDeps): void
           ['/maintenance', 'navMaintenance', 'maintenance'],
           ['/staff', 'navStaff', 'staff'],
           ['/activity', 'navActivity', 'staff'],
+          // Outside production only (pages/mail/index.ts).
+          ...(services.mailbox === null ? [] : ([['/mailbox', 'navMailbox', 'staff']] as const)),
           ['/account/password', 'navPassword', 'read'],
         ] as const
       )

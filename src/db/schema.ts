@@ -238,6 +238,19 @@ export interface MailOutboxTable {
   failed_at: number | null;
 }
 
+/** The development mailbox (src/mail/dev-mailbox.ts): delivered messages whole, outside production only. */
+interface DevMailboxTable {
+  seq: Generated<number>;
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  transport: string;
+  delivered_at: number;
+}
+
 /** One lifecycle event of a key (src/audit/key-audit-repository.ts), never the key or its hash. */
 export interface KeyAuditEventTable {
   seq: Generated<number>;
@@ -370,6 +383,7 @@ export interface Database {
   pos_sales_buckets: PosSalesBucketTable;
   pos_keys: PosKeyTable;
   mail_outbox: MailOutboxTable;
+  dev_mailbox: DevMailboxTable;
   key_audit_events: KeyAuditEventTable;
   merchant_users: MerchantUserTable;
   merchant_user_links: MerchantUserLinkTable;

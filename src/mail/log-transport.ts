@@ -4,7 +4,8 @@ import type { MailTransport } from './mail-transport.js';
 // sent, so that what a merchant would receive can be read. A key's text is never in a message; a one-time
 // link (the panel's invitation and password reset) is, with its token in the URL's query: every URL is
 // written without its query (`https://…/panel/set-password?…`), so the log never holds a usable link.
-// The SMTP URL, which may hold a password, is not known here at all.
+// The SMTP URL, which may hold a password, is not known here at all. Outside production the whole
+// message, links intact, is kept in the development mailbox instead (dev-mailbox.ts), never in the log.
 
 /** The log line's writer (pino's signature). */
 export interface MailLog {

@@ -1,7 +1,7 @@
 import type { OutgoingMail } from './mail-message.js';
 
 // The port the sender delivers through: SMTP (smtp-transport.ts) when `SMTP_URL` is set, else the log
-// (log-transport.ts).
+// (log-transport.ts); outside production either one is wrapped by the development mailbox (dev-mailbox.ts).
 
 /** Hands one message to the world. */
 export interface MailTransport {
