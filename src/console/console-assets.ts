@@ -1,13 +1,14 @@
 import type { FaceAssets } from '../web/face.js';
 import { RECEIPTS_UPLOAD_SCRIPT } from './pages/accounts/receipts.js';
 import { DASHBOARD_SCRIPT } from './pages/dashboard.js';
-import { chartAsset, webAsset } from '../web/web-assets.js';
+import { chartAsset, faviconAsset, webAsset } from '../web/web-assets.js';
 import { COPY_BUTTON_SCRIPT } from '../web/web-script.js';
 import { WEB_STYLE } from '../web/web-style.js';
 
 // The console's files: the faces' stylesheet with the console's few rules, one script (the copy button
-// beside a key or link shown once, and what the page modules add), and Chart.js. Every page works
-// without the script but the receipts upload, which says so and names the CLI command instead.
+// beside a key or link shown once, and what the page modules add), Chart.js, and the tab's icon in the
+// console's colour. Every page works without the script but the receipts upload, which says so and names
+// the CLI command instead.
 
 const STYLE = `
 .top { border-bottom: 3px solid #3d2c8d; }
@@ -46,6 +47,7 @@ export function consoleAssets(): FaceAssets {
       ...MODULE_SCRIPTS,
     ]),
     chart: chartAsset(),
+    icon: faviconAsset('console', '#3d2c8d'),
   };
   return assets;
 }
