@@ -8,7 +8,8 @@ const PLANNED = `.opblock-tag-section:has(> .opblock-tag[data-tag="${PLANNED_TAG
 
 /**
  * The stylesheet of the index and of the "Getting started" part of each reference page, and what it
- * changes in the reference: each planned operation greyed, dashed, and marked with a "Planned" badge.
+ * changes in the reference: each planned operation greyed, dashed, and marked with a "Planned" badge; on
+ * a phone, a group's description under its name rather than squeezed beside it.
  */
 export const DOCS_STYLE = `
 .docs-page { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24;
@@ -40,5 +41,9 @@ ${PLANNED} .opblock .opblock-summary { border-color: #8a8f98; }
 ${PLANNED} .opblock .opblock-summary-method { background: #5b616b; }
 ${PLANNED} .opblock-summary-path::after { content: "Planned"; display: inline-block; margin-left: 0.5rem;
   padding: 0 0.45rem; border-radius: 999px; background: #7a4b00; color: #fff; font-family: system-ui, sans-serif;
-  font-size: 0.75rem; font-weight: 700; line-height: 1.5; vertical-align: middle; }
+  font-size: 0.75rem; font-weight: 700; line-height: 1.5; vertical-align: middle; white-space: nowrap; }
+@media (max-width: 40rem) {
+  .swagger-ui .opblock-tag { flex-wrap: wrap; }
+  .swagger-ui .opblock-tag small { flex: 1 0 100%; order: 3; padding: 0.25rem 0 0; }
+}
 `;
