@@ -1,13 +1,14 @@
 import type { FaceAssets } from '../web/face.js';
 import { RECEIPTS_UPLOAD_SCRIPT } from './pages/accounts/receipts.js';
 import { DASHBOARD_SCRIPT } from './pages/dashboard.js';
-import { chartAsset, webAsset } from '../web/web-assets.js';
+import { chartAsset, faviconAsset, webAsset } from '../web/web-assets.js';
 import { COPY_BUTTON_SCRIPT } from '../web/web-script.js';
 import { WEB_STYLE } from '../web/web-style.js';
 
 // The console's files: the faces' stylesheet with the console's few rules, one script (the copy button
-// beside a key or link shown once, and what the page modules add), and Chart.js. Every page works
-// without the script but the receipts upload, which says so and names the CLI command instead.
+// beside a key or link shown once, and what the page modules add), Chart.js, and the tab's icon in the
+// console's colour. Every page works without the script but the receipts upload, which says so and names
+// the CLI command instead.
 
 const STYLE = `
 .top { border-bottom: 3px solid #3d2c8d; }
@@ -30,6 +31,23 @@ form.card > input[type=hidden] + :not(input), form.card > input[type=hidden] + .
 .row-actions { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
 .choice .hint { margin: 0 0 .5rem 1.65rem; }
 code.action { overflow-wrap: normal; }
+/* Lists hold their layout with the longest values (ids of 64 letters, addresses of 254 characters): a
+   cell's long word breaks where it must instead of widening its table past the page; a badge stays whole;
+   .ellipsis keeps an id on one line, cut (its whole value in title); .cell-long is a cell's long text;
+   .words (and a date) break only between words. */
+td, .card dd { overflow-wrap: anywhere; }
+td { min-width: 6.5rem; }
+.card dd { min-width: 0; }
+td time, .words { overflow-wrap: normal; }
+.state { white-space: nowrap; }
+.ellipsis { display: block; max-width: 14rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; overflow-wrap: normal; }
+.cell-long { min-width: 14rem; overflow-wrap: anywhere; }
+@media (max-width: 40rem) {
+  .ellipsis { max-width: 60vw; }
+  .cell-long { min-width: 0; }
+  table.stack td:has(> .cell-long) { display: block; text-align: left; }
+  table.stack td:has(> .cell-long)::before { display: block; }
+}
 `;
 
 /** What the page modules add to the console's script, each an IIFE that looks for its own elements. */
@@ -46,6 +64,7 @@ export function consoleAssets(): FaceAssets {
       ...MODULE_SCRIPTS,
     ]),
     chart: chartAsset(),
+    icon: faviconAsset('console', '#3d2c8d'),
   };
   return assets;
 }

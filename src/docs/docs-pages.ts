@@ -49,12 +49,15 @@ export const API_PAGES = {
   },
 } as const satisfies Record<string, ApiPage>;
 
-function layout(options: {
+/** A whole page: its head (title, icon, stylesheet), the pages' navigation, its body and script. */
+export function layout(options: {
   title: string;
   prefix: string;
   assets: DocsAssets;
   body: string;
   script?: string;
+  /** The page's language: English but for a refusal, which speaks the reader's. */
+  lang?: string;
 }) {
   const { title, prefix, assets } = options;
   const script =
@@ -62,17 +65,17 @@ function layout(options: {
       ? ''
       : `\n${options.script}\n<script src="${prefix}${assets.script.path}"></script>`;
   return `<!doctype html>
-<html lang="en">
+<html lang="${options.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="${prefix}${assets.icon.path}" type="image/svg+xml">
 <link rel="stylesheet" href="${prefix}${assets.stylesheet.path}">
 </head>
 <body class="docs-page">
 <header class="docs-header">
-<nav aria-label="Documentation">
+<nav aria-label="Documentation" lang="en">
 <a href="${prefix}">All documentation</a>
 <a href="${prefix}${API_PAGES['help-desk'].path}">Help-desk tickets</a>
 <a href="${prefix}${API_PAGES.pos.path}">Point-of-sale data</a>

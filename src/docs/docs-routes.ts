@@ -8,9 +8,10 @@ import { noteRequest } from '../observability/request-facts.js';
 import { helpDeskDocument } from '../openapi/help-desk-document.js';
 import { posDocument } from '../openapi/pos-document.js';
 import type { Json } from '../openapi/schema-components.js';
-import type { PosLimits } from '../pos/api/pos-limits.js';
+import { POS_DOCS_PER_IP, type PosLimits } from '../pos/api/pos-limits.js';
 import { docsAssets, type DocsAsset } from './docs-assets.js';
 import { API_PAGES, DOCS_CSP, indexPage, referencePage } from './docs-pages.js';
+import { rateLimitedPage, readerLocale, wantsPage } from './docs-refusal.js';
 import { helpDeskGuide, posGuide } from './getting-started.js';
 import { addStrictTransportSecurity } from '../web/https-only.js';
 
@@ -59,7 +60,20 @@ export function registerDocs(app: FastifyInstance, deps: DocsDeps): void {
         const decision = await deps.limits.checkDocumentationPage(request.ip);
         if (decision.ok) return;
         noteRequest(request, { limit: 'docs_pages' });
-        // Returning the reply ends the request here: neither the page nor the not-found answer runs.
+        // Returning the reply ends the request here: neither the page nor the not-found answer runs. A
+        // browser gets a page to read; every other caller the problem, as the APIs' callers do.
+        if (wantsPage(request)) {
+          noteRequest(request, { code: 'rate_limited' });
+          return page(reply.code(429).headers(decision.headers)).send(
+            rateLimitedPage({
+              prefix: DOCS_PREFIX,
+              assets: docsAssets(),
+              locale: readerLocale(request),
+              limit: POS_DOCS_PER_IP,
+              retryAfterSeconds: decision.retryAfter,
+            }),
+          );
+        }
         return sendProblem(
           reply,
           Problem.of(
@@ -105,8 +119,8 @@ export function registerDocs(app: FastifyInstance, deps: DocsDeps): void {
         ),
       );
       docs.get<{ Params: { file: string } }>('/assets/:file', (request, reply) => {
-        const { script, stylesheet } = docsAssets();
-        const asset = [script, stylesheet].find((a) => a.path === `/assets/${request.params.file}`);
+        const { script, stylesheet, icon } = docsAssets();
+        const asset = [script, stylesheet, icon].find((a) => a.path === `/assets/${request.params.file}`);
         if (asset === undefined) return deps.notFound(request, reply);
         return sendAsset(request, reply, asset);
       });

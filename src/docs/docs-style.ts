@@ -1,7 +1,16 @@
+import { PLANNED_TAG } from '../openapi/route-operation.js';
+
 // The pages' own look, served in the one stylesheet after the renderer's (the CSP allows no inline style).
 // Small screens first: the commands scroll sideways instead of widening the page.
 
-/** The stylesheet of the index and of the "Getting started" part of each reference page. */
+/** The renderer's section of the planned operations' group (their tag, listed last by each document). */
+const PLANNED = `.opblock-tag-section:has(> .opblock-tag[data-tag="${PLANNED_TAG.name}"])`;
+
+/**
+ * The stylesheet of the index and of the "Getting started" part of each reference page, and what it
+ * changes in the reference: each planned operation greyed, dashed, and marked with a "Planned" badge; on
+ * a phone, a group's description under its name rather than squeezed beside it.
+ */
 export const DOCS_STYLE = `
 .docs-page { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24;
   background: #fff; line-height: 1.5; }
@@ -27,4 +36,14 @@ export const DOCS_STYLE = `
 .docs-cards h2 { margin-top: 0; }
 .docs-reference { border-top: 1px solid #d0d7de; margin-top: 2rem; }
 .docs-reference > h2 { max-width: 60rem; margin: 1.5rem auto 0; padding: 0 1rem; font-size: 1.3rem; }
+${PLANNED} .opblock { background: #f6f7f9; border-color: #8a8f98; border-style: dashed; }
+${PLANNED} .opblock .opblock-summary { border-color: #8a8f98; }
+${PLANNED} .opblock .opblock-summary-method { background: #5b616b; }
+${PLANNED} .opblock-summary-path::after { content: "Planned"; display: inline-block; margin-left: 0.5rem;
+  padding: 0 0.45rem; border-radius: 999px; background: #7a4b00; color: #fff; font-family: system-ui, sans-serif;
+  font-size: 0.75rem; font-weight: 700; line-height: 1.5; vertical-align: middle; white-space: nowrap; }
+@media (max-width: 40rem) {
+  .swagger-ui .opblock-tag { flex-wrap: wrap; }
+  .swagger-ui .opblock-tag small { flex: 1 0 100%; order: 3; padding: 0.25rem 0 0; }
+}
 `;

@@ -14,13 +14,27 @@ import {
   type RefusalStyle,
   type ResponseHeaders,
 } from './operation-responses.js';
-import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';
+import { openApiMethod, PLANNED_TAG, routeOperation, type SuccessStyle } from './route-operation.js';
 import { SchemaComponents, type Json } from './schema-components.js';
 
 // The OpenAPI document of the partner help-desk ticket API (docs/ticket-api.md), generated from its
 // route table (ticket-routes.ts), its order of problems (ticketApiGates) and its limits.
 
 const SECURITY = 'partnerKey';
+
+/** The groups of the reference, in the order it lists them: the planned route last. */
+const TAGS = {
+  tickets: {
+    name: 'Tickets',
+    description:
+      'Open a help-desk ticket with a JSON POST or through the system’s webhook, and read the choices a ticket can carry.',
+  },
+  methods: {
+    name: 'Methods (OPTIONS)',
+    description:
+      '`OPTIONS` on each route: the methods it accepts, in `Allow`. Needs the key and counts toward the limit.',
+  },
+} as const;
 
 /** A system's defaults when the operator sets nothing (docs/admin-rules.md: PUT systems). */
 const systemDefaults = systemInput.pick({ rate_limit_per_minute: true, key_grace_seconds: true }).parse({});
@@ -186,6 +200,7 @@ function ticketOperation(route: TicketRoute, components: SchemaComponents): Json
     success: successStyle,
     refusal: refusalStyle,
     preamble: `Scope \`${route.scope}\`.`,
+    tag: TAGS.tickets.name,
   });
   const pattern = route.pathParams?.system;
   if (pattern !== undefined) {
@@ -226,6 +241,7 @@ function exampleOfRequest(route: TicketRoute, components: SchemaComponents): unk
 /** OPTIONS on a route: 200 with `Allow`, no body; needs the key and counts (Method handling). */
 function optionsOperation(route: TicketRoute): Json {
   return {
+    tags: [TAGS.methods.name],
     operationId: `${route.operationId}Options`,
     summary: `The methods ${route.path} accepts.`,
     description:
@@ -270,6 +286,7 @@ export function helpDeskDocument(baseUrl: string): Json {
           required_scope: 'Only on 403 `forbidden_scope`: `help-desk-ticket.create` or `lead.create`.',
         },
       },
+      tags: [TAGS.tickets, TAGS.methods, PLANNED_TAG],
     },
     paths,
     components,

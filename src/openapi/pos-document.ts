@@ -21,7 +21,7 @@ import {
 } from '../pos/api/query-routes.js';
 import { addOperation, gateOrder, markdownTable, openApiDocument } from './document-frame.js';
 import type { RefusalContext, RefusalStyle, ResponseHeaders } from './operation-responses.js';
-import { openApiMethod, routeOperation, type SuccessStyle } from './route-operation.js';
+import { openApiMethod, PLANNED_TAG, routeOperation, type SuccessStyle } from './route-operation.js';
 import { SchemaComponents, type Json } from './schema-components.js';
 
 // The OpenAPI document of the point-of-sale data API (docs/pos-api.md), generated from its route table
@@ -29,6 +29,26 @@ import { SchemaComponents, type Json } from './schema-components.js';
 // its limits (pos-limits.ts).
 
 const SECURITY = 'merchantKey';
+
+/** The groups of the reference, in the order it lists them: the planned routes last. */
+const TAGS = {
+  key: {
+    name: 'Key and places',
+    description: 'Check the key, its account and its limits (`ping`), and list the places it reaches.',
+  },
+  events: { name: 'Events', description: 'The events of a place, searchable by name, in cursor pages.' },
+  sales: {
+    name: 'Sales',
+    description: 'Receipts of a place in a period, by payment method and card brand.',
+  },
+} as const;
+
+/** The group of a route in service, by its path under the prefix. */
+function tagOf(route: PosRouteDef): string {
+  if (route.route === 'events') return TAGS.events.name;
+  if (route.route.startsWith('sales/')) return TAGS.sales.name;
+  return TAGS.key.name;
+}
 
 const IDENTIFIER = `^[A-Za-z0-9]{1,${QUERY_LIMITS.identifierLength}}$`;
 
@@ -288,6 +308,7 @@ function posOperation(route: PosRouteDef, components: SchemaComponents): Json {
     success: successStyle,
     refusal: refusalStyle,
     preamble: `${access} ${limitClass}`,
+    tag: tagOf(route),
   });
   const spec: RouteQuerySpec = POS_QUERY_ROUTES[route.route];
   const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({
@@ -330,6 +351,7 @@ export function posDocument(baseUrl: string): Json {
             'Only on 403 `forbidden_permission`: the single missing permission of the route.',
         },
       },
+      tags: [TAGS.key, TAGS.events, TAGS.sales, PLANNED_TAG],
     },
     paths,
     components,

@@ -48,8 +48,8 @@ function successResponses(
 }
 
 /**
- * The members every operation has: its id, summary, description (a planned route says so, and carries
- * `x-planned: true`), and its responses, successes first.
+ * The members every operation has: its tag, id, summary, description (a planned route says so, carries
+ * `x-planned: true` and is tagged `PLANNED_TAG`), and its responses, successes first.
  */
 export function routeOperation(
   route: RouteSpec,
@@ -58,6 +58,8 @@ export function routeOperation(
     success: SuccessStyle;
     refusal: RefusalStyle;
     /** What the API says first (scope, access). */ preamble?: string;
+    /** The tag (group) of an operation in service; a planned one is in `PLANNED_TAG`. */
+    tag?: string;
   },
 ): Json {
   const planned = route.planned === true;
@@ -70,7 +72,9 @@ export function routeOperation(
   ]
     .filter((part) => part !== undefined)
     .join('\n\n');
+  const tag = planned ? PLANNED_TAG.name : style.tag;
   return {
+    ...(tag === undefined ? {} : { tags: [tag] }),
     operationId: route.operationId,
     summary: route.summary,
     ...(description === '' ? {} : { description }),
@@ -81,6 +85,16 @@ export function routeOperation(
     },
   };
 }
+
+/**
+ * The group of the planned operations: a tag of their own, listed last, so that a reader of the reference
+ * sees them apart from the operations in service (the pages under /docs also mark each with a badge).
+ */
+export const PLANNED_TAG = {
+  name: 'Planned — not yet available',
+  description:
+    'Documented and checked as described, then answered 501 `not_implemented`: nothing is stored or read. Parameters and responses are provisional, outside the v1 promise; do not integrate them until they are announced.',
+} as const;
 
 /** The OpenAPI form of a table path's method. */
 export const openApiMethod = (route: RouteSpec): string => route.method.toLowerCase();

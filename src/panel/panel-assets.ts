@@ -1,10 +1,11 @@
-import { chartAsset, webAsset, type WebAsset } from '../web/web-assets.js';
+import { chartAsset, faviconAsset, webAsset, type WebAsset } from '../web/web-assets.js';
 import { COPY_BUTTON_SCRIPT } from '../web/web-script.js';
 import { WEB_STYLE } from '../web/web-style.js';
 
-// The panel's three files: its stylesheet, its small script (copy button, charts, the places choice)
-// and Chart.js (installed from npm, served by the service). Every page works without the script; it
-// only adds the copy button's convenience and draws the charts beside the tables that hold the figures.
+// The panel's files: its stylesheet, its small script (copy button, charts, the places choice), Chart.js
+// (installed from npm, served by the service) and the tab's icon in the panel's colour. Every page works
+// without the script; it only adds the copy button's convenience and draws the charts beside the tables
+// that hold the figures.
 
 const SCRIPT = `
 (function () {
@@ -39,6 +40,7 @@ export interface PanelAssets {
   stylesheet: WebAsset;
   script: WebAsset;
   chart: WebAsset;
+  icon: WebAsset;
 }
 
 let assets: PanelAssets | undefined;
@@ -49,6 +51,7 @@ export function panelAssets(): PanelAssets {
     stylesheet: webAsset('panel', 'css', 'text/css; charset=utf-8', [WEB_STYLE]),
     script: webAsset('panel', 'js', 'text/javascript; charset=utf-8', [COPY_BUTTON_SCRIPT, SCRIPT]),
     chart: chartAsset(),
+    icon: faviconAsset('panel', '#0b5cad'),
   };
   return assets;
 }

@@ -48,7 +48,7 @@ export function faceFrame<U extends FaceUser, K extends string>(
 
   const send: FaceKit<U, M>['send'] = (request, reply, ctx, title, body, options = {}) => {
     const shown = flash.take(request, reply);
-    const { stylesheet, script, chart } = spec.assets();
+    const { stylesheet, script, chart, icon } = spec.assets();
     const path = request.url.split('?')[0] ?? '';
     const nav: NavItem[] =
       ctx.user === null
@@ -73,6 +73,7 @@ export function faceFrame<U extends FaceUser, K extends string>(
           flash: shown,
           body,
           stylesheet: asset(stylesheet.file),
+          icon: asset(icon.file),
           scripts: [...(options.charts === true ? [asset(chart.file)] : []), asset(script.file)],
           labels: {
             skip: ctx.t('skip'),

@@ -32,11 +32,12 @@ interface FaceUsers<U extends FaceUser> {
 /** The texts a face must have besides the shared ones. */
 export type FaceMessage = WebMessage | 'faceName' | 'backHome';
 
-/** A face's files: its stylesheet, its script, and Chart.js for the pages that draw. */
+/** A face's files: its stylesheet, its script, Chart.js for the pages that draw, and its tab's icon. */
 export interface FaceAssets {
   stylesheet: WebAsset;
   script: WebAsset;
   chart: WebAsset;
+  icon: WebAsset;
 }
 
 /** What a page is rendered with. */

@@ -139,8 +139,8 @@ function registerFaceBasics<U extends FaceUser, K extends string>(
   const { config } = deps;
   const { context, redirect, csrf } = kit;
   scope.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
-    const { stylesheet, script, chart } = spec.assets();
-    const found = [stylesheet, script, chart].find((a) => a.file === request.params.file);
+    const { stylesheet, script, chart, icon } = spec.assets();
+    const found = [stylesheet, script, chart, icon].find((a) => a.file === request.params.file);
     if (found === undefined) {
       reply.callNotFound();
       return reply;

@@ -27,6 +27,8 @@ export interface LayoutInput {
   flash: string | null;
   body: SafeHtml;
   stylesheet: string;
+  /** The tab's icon (an SVG of the face's files). */
+  icon: string;
   scripts: string[];
   labels: {
     skip: string;
@@ -57,6 +59,7 @@ export function layout(input: LayoutInput): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${input.title} · ${input.faceName}</title>
+        <link rel="icon" href="${input.icon}" type="image/svg+xml" />
         <link rel="stylesheet" href="${input.stylesheet}" />
         ${input.scripts.map((src) => html`<script src="${src}" defer></script>`)}
       </head>

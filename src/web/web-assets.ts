@@ -55,6 +55,20 @@ export function sendWebAsset(request: FastifyRequest, reply: FastifyReply, asset
   return reply.send(asset.body);
 }
 
+/**
+ * The icon of a web page's tab (the panel, the console, the documentation pages): an arch, a gateway, in
+ * white on the page's colour. An SVG every current browser takes as a favicon; linked from each page's
+ * head, so that no browser asks for `/favicon.ico`, which nothing serves.
+ */
+export function faviconSvg(colour: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${colour}"/><path d="M9.5 25V14.5a6.5 6.5 0 0 1 13 0V25" fill="none" stroke="#fff" stroke-width="3.5" stroke-linecap="round"/><circle cx="16" cy="20.5" r="2.5" fill="#fff"/></svg>\n`;
+}
+
+/** A face's icon: `faviconSvg` in the face's colour, fingerprinted like its other files. */
+export function faviconAsset(name: string, colour: string): WebAsset {
+  return webAsset(`${name}-icon`, 'svg', 'image/svg+xml', [faviconSvg(colour)]);
+}
+
 let chart: WebAsset | undefined;
 
 /** Chart.js, as installed from npm, for the pages of any face that draw a chart (built once). */

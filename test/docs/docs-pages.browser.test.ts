@@ -78,8 +78,10 @@ describe('documentation pages', () => {
     it('assets are fingerprinted, kept a year by the browser, gzipped on request, and keep nosniff', async () => {
       const page = await publicRequest(t, { url: '/docs/help-desk' });
       const assets = assetsOf(page.body);
-      expect(assets).toHaveLength(2);
-      for (const url of assets) {
+      // The renderer's script, the stylesheet and the tab's icon (docs-looks.browser.test.ts checks it).
+      expect(assets).toHaveLength(3);
+      expect(assets.filter((url) => /\/icon-[0-9a-f]{16}\.svg$/.test(url))).toHaveLength(1);
+      for (const url of assets.filter((asset) => !asset.endsWith('.svg'))) {
         expect(url).toMatch(/^\/docs\/assets\/(reference|docs)-[0-9a-f]{16}\.(js|css)$/);
         const plain = await publicRequest(t, { url });
         expect(plain.statusCode).toBe(200);
@@ -192,7 +194,7 @@ describe('documentation pages on a real port', () => {
         await closeBrowser?.();
       });
 
-      it('the pages list every operation, ask nothing outside the service, break no CSP rule, and cost 5 requests then 1 a page', async () => {
+      it('the pages list every operation, ask nothing outside the service, break no CSP rule, and cost 6 requests then 1 a page', async () => {
         const page = await context!.newPage();
         const outside: string[] = [];
         const problems: string[] = [];
@@ -232,9 +234,10 @@ describe('documentation pages on a real port', () => {
             await page.screenshot({ path: join(shots, `${name}-${label}.png`) });
             await page.screenshot({ path: join(shots, `${name}-${label}-full.png`), fullPage: true });
           }
-          // The first round fetches the stylesheet and the script once; afterwards the browser keeps them.
+          // The first round fetches the stylesheet, the script and the icon once; afterwards the browser
+          // keeps them.
           expect(received.filter((path) => path.startsWith('/docs'))).toHaveLength(
-            label === 'desktop' ? 5 : 3,
+            label === 'desktop' ? 6 : 3,
           );
         }
         expect(outside).toEqual([]);

@@ -21,16 +21,19 @@ function detailsText(details: Record<string, unknown>): string {
     .join(', ');
 }
 
+/** The details, a long text: broken anywhere when it must (an id or an address is one long word). */
 function detailsCell(t: T, details: Record<string, unknown>): SafeHtml {
   const text = detailsText(details);
   if (text === '') return html`—`;
   const chars = Array.from(text);
-  if (chars.length <= DETAILS_SHORT) return html`${text}`;
-  return html`${chars.slice(0, DETAILS_SHORT - 1).join('')}…
+  if (chars.length <= DETAILS_SHORT) return html`<div class="cell-long">${text}</div>`;
+  return html`<div class="cell-long">
+    ${chars.slice(0, DETAILS_SHORT - 1).join('')}…
     <details>
       <summary>${t('actAllDetails')}</summary>
       <pre class="pre">${JSON.stringify(details, null, 2)}</pre>
-    </details>`;
+    </details>
+  </div>`;
 }
 
 export function registerActivityPage(kit: ConsoleKit): void {
@@ -83,12 +86,13 @@ export function registerActivityPage(kit: ConsoleKit): void {
         ? html`<a href="${CONSOLE_PREFIX}/activity?user=${encodeURIComponent(action.actor.userId)}"
             >${actorText(t, action.actor)}</a
           >`
-        : actorText(t, action.actor),
-      channelText(t, action.actor.channel),
+        : html`<span class="words">${actorText(t, action.actor)}</span>`,
+      html`<span class="words">${channelText(t, action.actor.channel)}</span>`,
       html`<a href="${CONSOLE_PREFIX}/activity?action=${encodeURIComponent(action.action)}"
         ><code class="action">${action.action}</code></a
       >`,
-      html`<code>${action.target}</code>`,
+      // One line, cut with an ellipsis when it is long; the whole path is its title.
+      html`<code class="ellipsis" title="${action.target}">${action.target}</code>`,
       detailsCell(t, action.details),
     ]);
     const body = html`<h1>${t('actTitle')}</h1>

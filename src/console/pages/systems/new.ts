@@ -72,23 +72,33 @@ export function registerNewSystemPage(kit: ConsoleKit): void {
     const put = await systems.put(identifier, input, ctx.actor);
     if (!put.ok) return createPage(request, reply, ctx, form, refusalErrors(t, put), 422);
     const { created } = put;
-    await kit.record(ctx, {
-      action: 'putHelpDeskSystem',
-      target: targetOf(identifier),
-      details: { request_id: request.id, created, body: input },
-    });
+    const creation = (firstKey: boolean) =>
+      kit.record(ctx, {
+        action: 'putHelpDeskSystem',
+        target: targetOf(identifier),
+        details: {
+          request_id: request.id,
+          created,
+          ...(created ? { first_key: firstKey } : {}),
+          body: input,
+        },
+      });
     if (!created) {
-      // Someone created it between the check and the PUT (its settings are now these, recorded above as
-      // any PUT is): its key is left alone rather than rotated into a previous key under their feet.
+      // Someone created it between the check and the PUT (its settings are now these, recorded as any PUT
+      // is): its key is left alone rather than rotated into a previous key under their feet.
+      await creation(false);
       const errors = { identifier: t('sysIdentifierTaken', { identifier }) };
       return createPage(request, reply, ctx, form, errors, 409);
     }
-    const issued = systemOutcomeValue(await systems.rotateKey(identifier, ctx.actor));
-    await kit.record(ctx, {
-      action: 'rotateHelpDeskSystemKey',
-      target: targetOf(identifier, '/keys/rotate'),
-      details: { request_id: request.id, first_key: true },
-    });
+    // The first key is part of the creation: one row of the action log says both (`first_key: true`; the
+    // key audit trail has the key's `issued`), not a creation and a rotation (docs/back-office.md). Written
+    // even when the key could not be issued, so that the system's creation is never missing from the log.
+    let key: string | undefined;
+    try {
+      key = systemOutcomeValue(await systems.rotateKey(identifier, ctx.actor)).key;
+    } finally {
+      await creation(key !== undefined);
+    }
     const title = t('sysCreatedTitle', { identifier });
     return kit.send(
       request,
@@ -96,7 +106,7 @@ export function registerNewSystemPage(kit: ConsoleKit): void {
       ctx,
       title,
       html`<h1>${title}</h1>
-        ${shownOnceSecret(issued.key, onceTexts(t), html`<p>${t('sysCreatedGive', { identifier })}</p>`)}
+        ${shownOnceSecret(key, onceTexts(t), html`<p>${t('sysCreatedGive', { identifier })}</p>`)}
         <p><a href="${systemUrl(identifier)}">${t('sysOpenSystem', { name: input.name })}</a></p>`,
       { status: 201 },
     );
