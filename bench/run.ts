@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { openDatabase } from '../src/db/database.js';
 import { demoTicketApp } from './demo-app.js';
+import { printTargets, recordTargets } from './targets.js';
 import { benchTicketPath, printTable } from './ticket-path.js';
 
 // `npm run bench` (`-- --quick`: fewer rounds and shorter loads, under a minute without PostgreSQL and
@@ -88,7 +89,9 @@ await bare.close();
 await db.destroy();
 
 // The ticket path on real listening servers, each figure against its baseline of this run.
-printTable('ticket path on real listeners (autocannon)', await benchTicketPath({ quick: QUICK }));
+const ticketRows = await benchTicketPath({ quick: QUICK });
+printTable('ticket path on real listeners (autocannon)', ticketRows);
+recordTargets(...ticketRows.filter((row) => row.target !== '-'));
 
 // The sales route over pre-aggregated buckets against a covering-index scan (bench/sales.ts, which reads
 // --quick from the same command line).
@@ -105,3 +108,6 @@ await import('./ingest.js');
 // Then what running as a fleet costs (bench/fleet.ts; it reads BENCH_ROUNDS when it loads).
 if (QUICK) process.env.BENCH_ROUNDS ??= String(ROUNDS);
 await import('./fleet.js');
+
+// Last, every figure held to a target, beside it (bench/targets.ts).
+printTargets();

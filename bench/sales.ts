@@ -13,6 +13,7 @@ import { SLOT_LENGTHS } from '../src/pos/sales/sales-bucket-layout.js';
 import type { SalesReader } from '../src/pos/sales/sales-reader.js';
 import { createServices, type Services } from '../src/services.js';
 import { openFreshDatabase } from './fresh-database.js';
+import { recordTargets, targetCell } from './targets.js';
 import {
   BENCH_ACCOUNT,
   BENCH_PLACE,
@@ -306,6 +307,26 @@ async function measure(dialect: 'sqlite' | 'postgres'): Promise<void> {
     );
     console.log(
       `  => bucket route ${times(of(baseline, 'large') / of(baseline, 'route'))} faster than the baseline at ${n(large)} (target: at least 20x)`,
+    );
+    const faster = of(baseline, 'large') / of(baseline, 'route');
+    const growth = of(route, 'large') / of(route, 'small');
+    recordTargets(
+      {
+        figure: `sales route, 120 days, ${n(large)}, p50`,
+        database: dialect,
+        measured: ms(of(baseline, 'route')),
+        baseline: `${ms(of(baseline, 'large'))} (covering-index scan)`,
+        ratio: `${times(faster)} faster`,
+        target: targetCell('>= 20x faster', faster >= 20),
+      },
+      {
+        figure: `sales route growth, ${n(large)} vs ${n(small)}`,
+        database: dialect,
+        measured: ms(of(route, 'large')),
+        baseline: `${ms(of(route, 'small'))} (${n(small)})`,
+        ratio: times(growth),
+        target: targetCell('<= 1.5x', growth <= 1.5),
+      },
     );
     console.log(
       `  => growth ${count(large.size)} vs ${count(small.size)} receipts: bucket route ${times(of(route, 'large') / of(route, 'small'))} (target: at most 1.5x);` +

@@ -2,20 +2,34 @@ import { sql } from 'kysely';
 import type { Db } from './database.js';
 import { isPostgres } from './dialect.js';
 
+/** How a query run by `withQueryTimeout` is planned on PostgreSQL, besides its time limit. */
+export interface QueryPlanning {
+  /**
+   * False: no parallel workers (`max_parallel_workers_per_gather = 0`), for a read of a few index
+   * ranges whose workers would take longer to start than the whole read (the sales figures).
+   */
+  parallelWorkers?: boolean;
+}
+
 /**
  * Runs a query with a time limit. PostgreSQL cancels it (`statement_timeout`); SQLite runs queries
  * synchronously and cannot be interrupted, so there the answer is refused when it took longer than the
- * limit. Returns undefined when the limit passed.
+ * limit. Returns undefined when the limit passed. On PostgreSQL the settings are local to a transaction
+ * of the query's own, and sent together in one round trip.
  */
 export async function withQueryTimeout<T>(
   db: Db,
   ms: number,
   run: (db: Db) => Promise<T>,
+  planning: QueryPlanning = {},
 ): Promise<T | undefined> {
   if (isPostgres(db)) {
+    const settings = [`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`];
+    if (planning.parallelWorkers === false) settings.push('set local max_parallel_workers_per_gather = 0');
     try {
       return await db.transaction().execute(async (trx) => {
-        await sql.raw(`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`).execute(trx);
+        // Without parameters the driver sends the text as a simple query, whose statements may be several.
+        await sql.raw(settings.join('; ')).execute(trx);
         return run(trx);
       });
     } catch (error) {

@@ -1,5 +1,5 @@
 import { ipBlockKey } from '../lib/ip-key.js';
-import type { RateLimitStore } from './rate-limit-store.js';
+import type { AdmissionStep, RateLimitStore } from './rate-limit-store.js';
 
 const WINDOW_MS = 60_000;
 
@@ -15,6 +15,10 @@ export function createIpBlock(deps: { store: RateLimitStore; namespace: string; 
     /** Milliseconds the IP stays blocked; 0 when it is not blocked. */
     blockedFor(ip: string | undefined, now: number): Promise<number> {
       return store.waitBelow(key(ip), threshold, WINDOW_MS, now);
+    },
+    /** `blockedFor` as a step of the store's `admitInOrder`: it refuses while the IP is blocked. */
+    blockedStep(ip: string | undefined): AdmissionStep {
+      return { op: 'waitBelow', key: key(ip), threshold, windowMs: WINDOW_MS };
     },
     /** Counts one wrong-key refusal of the IP. */
     async recordFailure(ip: string | undefined, now: number): Promise<void> {

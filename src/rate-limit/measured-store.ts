@@ -14,6 +14,7 @@ const OPERATIONS: readonly Operation[] = [
   'add',
   'waitBelow',
   'acquire',
+  'admitInOrder',
   'release',
   'pushRecent',
   'recent',

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { LeaseAcquire, MultiWindowTake, RateLimitStore, WindowTake } from './rate-limit-store.js';
+import {
+  refusesAdmission,
+  type AdmissionResult,
+  type AdmissionStep,
+  type LeaseAcquire,
+  type MultiWindowTake,
+  type RateLimitStore,
+  type WindowTake,
+} from './rate-limit-store.js';
 
 /**
  * The most short histories kept at once: in one process there is no expiry by time, so the lists pushed
@@ -15,8 +23,7 @@ export function createMemoryRateLimitStore(): RateLimitStore {
   const windows = new Map<string, number[]>();
   /** Lease sets: token → expiry (ms). */
   const leases = new Map<string, Map<string, number>>();
-  /** Short histories (`pushRecent`), newest entry first, the most recently pushed list last. */
-  const lists = new Map<string, string[]>();
+  const recentLists = createRecentLists();
   let operations = 0;
 
   /**
@@ -69,6 +76,33 @@ export function createMemoryRateLimitStore(): RateLimitStore {
     return set;
   }
 
+  // The operations that `admitInOrder` chains, synchronous so that a chain is atomic in the process.
+  function hit(key: string, limit: number, windowMs: number, now: number): WindowTake {
+    tick(now, windowMs);
+    const times = live(key, windowMs, now);
+    const allowed = times.length < limit;
+    times.push(now);
+    if (times.length > limit) times.splice(0, times.length - limit);
+    return { allowed, count: times.length, oldestAt: times[0] ?? now };
+  }
+
+  function waitBelow(key: string, threshold: number, windowMs: number, now: number): number {
+    tick(now, windowMs);
+    const times = live(key, windowMs, now);
+    if (times.length < threshold) return 0;
+    const leaving = times[times.length - threshold] ?? now;
+    return Math.max(1, leaving + windowMs - now);
+  }
+
+  function acquire(key: string, limit: number, leaseMs: number, now: number): LeaseAcquire {
+    tick(now, undefined);
+    const set = liveLeases(key, now);
+    if (set.size >= limit) return { acquired: false, held: set.size };
+    const token = randomUUID();
+    set.set(token, now + leaseMs);
+    return { acquired: true, held: set.size, token };
+  }
+
   return {
     take(key, limit, windowMs, now): Promise<WindowTake> {
       tick(now, windowMs);
@@ -92,34 +126,23 @@ export function createMemoryRateLimitStore(): RateLimitStore {
         }),
       });
     },
-    hit(key, limit, windowMs, now): Promise<WindowTake> {
-      tick(now, windowMs);
-      const times = live(key, windowMs, now);
-      const allowed = times.length < limit;
-      times.push(now);
-      if (times.length > limit) times.splice(0, times.length - limit);
-      return Promise.resolve({ allowed, count: times.length, oldestAt: times[0] ?? now });
-    },
+    hit: (key, limit, windowMs, now) => Promise.resolve(hit(key, limit, windowMs, now)),
     add(key, windowMs, now) {
       tick(now, windowMs);
       const times = live(key, windowMs, now);
       times.push(now);
       return Promise.resolve(times.length);
     },
-    waitBelow(key, threshold, windowMs, now) {
-      tick(now, windowMs);
-      const times = live(key, windowMs, now);
-      if (times.length < threshold) return Promise.resolve(0);
-      const leaving = times[times.length - threshold] ?? now;
-      return Promise.resolve(Math.max(1, leaving + windowMs - now));
-    },
-    acquire(key, limit, leaseMs, now): Promise<LeaseAcquire> {
-      tick(now, undefined);
-      const set = liveLeases(key, now);
-      if (set.size >= limit) return Promise.resolve({ acquired: false, held: set.size });
-      const token = randomUUID();
-      set.set(token, now + leaseMs);
-      return Promise.resolve({ acquired: true, held: set.size, token });
+    waitBelow: (key, threshold, windowMs, now) => Promise.resolve(waitBelow(key, threshold, windowMs, now)),
+    acquire: (key, limit, leaseMs, now) => Promise.resolve(acquire(key, limit, leaseMs, now)),
+    admitInOrder(steps, now) {
+      const results: AdmissionResult[] = [];
+      for (const step of steps) {
+        const result = admit({ hit, waitBelow, acquire }, step, now);
+        results.push(result);
+        if (refusesAdmission(result)) break;
+      }
+      return Promise.resolve(results);
     },
     release(key, token, keep) {
       const set = leases.get(key);
@@ -132,6 +155,24 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       }
       return Promise.resolve();
     },
+    ...recentLists,
+    ping() {
+      return Promise.resolve();
+    },
+    close() {
+      windows.clear();
+      leases.clear();
+      recentLists.clear();
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The short histories (`pushRecent`, `recent`) of the in-process store. */
+function createRecentLists(): Pick<RateLimitStore, 'pushRecent' | 'recent'> & { clear(): void } {
+  /** Newest entry first, the most recently pushed list last. */
+  const lists = new Map<string, string[]>();
+  return {
     pushRecent(key, entry, keep) {
       const list = lists.get(key) ?? [];
       list.unshift(entry);
@@ -148,14 +189,25 @@ export function createMemoryRateLimitStore(): RateLimitStore {
     recent(key, count) {
       return Promise.resolve((lists.get(key) ?? []).slice(0, Math.max(0, count)));
     },
-    ping() {
-      return Promise.resolve();
-    },
-    close() {
-      windows.clear();
-      leases.clear();
+    clear: () => {
       lists.clear();
-      return Promise.resolve();
     },
   };
+}
+
+/** One step of `admitInOrder`, by the store's synchronous operations. */
+function admit(
+  operations: {
+    hit(key: string, limit: number, windowMs: number, now: number): WindowTake;
+    waitBelow(key: string, threshold: number, windowMs: number, now: number): number;
+    acquire(key: string, limit: number, leaseMs: number, now: number): LeaseAcquire;
+  },
+  step: AdmissionStep,
+  now: number,
+): AdmissionResult {
+  if (step.op === 'waitBelow')
+    return { op: step.op, waitMs: operations.waitBelow(step.key, step.threshold, step.windowMs, now) };
+  if (step.op === 'hit')
+    return { op: step.op, take: operations.hit(step.key, step.limit, step.windowMs, now) };
+  return { op: step.op, lease: operations.acquire(step.key, step.limit, step.leaseMs, now) };
 }

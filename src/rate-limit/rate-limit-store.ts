@@ -24,6 +24,25 @@ export interface MultiWindowTake {
   windows: WindowTake[];
 }
 
+/** One step of `admitInOrder`: the operation of the same name, on its key, with its arguments. */
+export type AdmissionStep =
+  | { op: 'waitBelow'; key: string; threshold: number; windowMs: number }
+  | { op: 'hit'; key: string; limit: number; windowMs: number }
+  | { op: 'acquire'; key: string; limit: number; leaseMs: number };
+
+/** What a step of `admitInOrder` answered: what its operation of the same name returns. */
+export type AdmissionResult =
+  | { op: 'waitBelow'; waitMs: number }
+  | { op: 'hit'; take: WindowTake }
+  | { op: 'acquire'; lease: LeaseAcquire };
+
+/** Whether a step's answer refuses the call: a wait above 0, a hit not allowed, a lease not acquired. */
+export function refusesAdmission(result: AdmissionResult): boolean {
+  if (result.op === 'waitBelow') return result.waitMs > 0;
+  if (result.op === 'hit') return !result.take.allowed;
+  return !result.lease.acquired;
+}
+
 /** The outcome of asking a lease set for one lease. */
 export type LeaseAcquire =
   | { acquired: true; /** Live leases after this one. */ held: number; token: string }
@@ -45,6 +64,9 @@ export type LeaseAcquire =
  * - `takeAll`: the same ZREMRANGEBYSCORE + ZCARD on every KEYS[i], then ZADD on all of them only when
  *   each had room. A Lua script may touch several keys only if they share a cluster slot: the caller
  *   names them with one hash tag (`{account}`), which a single Redis instance ignores;
+ * - `admitInOrder`: one script holding the scripts of `waitBelow`, `hit` and `acquire` as functions,
+ *   run over KEYS[i] in order until one refuses; like `takeAll`, its keys must share a cluster slot on a
+ *   Redis cluster (a single instance, which the service connects to, has no slots);
  * - `hit`: a list of admission times, newest first: the times that left the window are popped from its
  *   tail, then `LINDEX key limit-1` decides (admitted when absent), then `LPUSH key now`, `LTRIM key 0
  *   limit-1`, `PEXPIRE key windowMs`. Being a list, a `hit` window never shares its key with the others;
@@ -92,6 +114,13 @@ export interface RateLimitStore {
    * as a wrong-key failure for the next minute).
    */
   release(key: string, token: string, keep?: { until: number; now: number }): Promise<void>;
+  /**
+   * Runs `steps` at `now`, in order and as one atomic operation, each exactly as its operation of the
+   * same name would, and stops after the first that refuses (`refusesAdmission`): the steps after it do
+   * not run. Returns the answers of the steps that ran. A shared store answers in one round trip what
+   * would take one per step (the POS API's three limits before the key is read).
+   */
+  admitInOrder(steps: readonly AdmissionStep[], now: number): Promise<AdmissionResult[]>;
   /**
    * Prepends `entry` to the list `key` and keeps its newest `keep` entries; the list is dropped `ttlMs`
    * after its last push (Redis: LPUSH, LTRIM, PEXPIRE in one pipeline). For short histories such as a

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';
-import type { LeaseAcquire, MultiWindowTake, RateLimitStore, WindowTake } from './rate-limit-store.js';
+import { ACQUIRE, ADD, ADMIT_IN_ORDER, HIT, RELEASE, TAKE, TAKE_ALL, WAIT_BELOW } from './redis-scripts.js';
+import type {
+  AdmissionResult,
+  AdmissionStep,
+  LeaseAcquire,
+  MultiWindowTake,
+  RateLimitStore,
+  WindowTake,
+} from './rate-limit-store.js';
 
 /** How to reach the Redis that a fleet of processes shares its limits through. */
 export interface RedisStoreOptions {
@@ -21,133 +29,6 @@ const CONNECT_TIMEOUT_MS = 1000;
  * again within about this long after Redis returns.
  */
 const MAX_RECONNECT_DELAY_MS = 500;
-
-// The scripts, one per operation, follow the mapping described on RateLimitStore. Each runs whole on the
-// server, so no other client's command falls between its read and its write: that is what keeps a fleet
-// from overspending a balance. Times and limits come in ARGV as the caller's numbers; scores come back
-// as Redis prints them (full precision), and the arithmetic on them is done in TypeScript, exactly as the
-// in-process store does it.
-
-/** KEYS: the window. ARGV: limit, now − windowMs, now, call id, TTL. */
-const TAKE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
-local count = redis.call('ZCARD', KEYS[1])
-local allowed = 0
-if count < tonumber(ARGV[1]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-  count = count + 1
-  allowed = 1
-end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] or ARGV[3]
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return { allowed, count, oldest }
-`;
-
-/** KEYS: the windows. ARGV: now − windowMs, now, call id, TTL, then one limit per key. */
-const TAKE_ALL = `
-local counts = {}
-local allowed = 1
-for i = 1, #KEYS do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', ARGV[1])
-  counts[i] = redis.call('ZCARD', KEYS[i])
-  if counts[i] >= tonumber(ARGV[4 + i]) then allowed = 0 end
-end
-local result = { allowed }
-for i = 1, #KEYS do
-  local room = 0
-  if counts[i] < tonumber(ARGV[4 + i]) then room = 1 end
-  if allowed == 1 then
-    redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
-    counts[i] = counts[i] + 1
-  end
-  local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')[2] or ARGV[2]
-  redis.call('PEXPIRE', KEYS[i], ARGV[4])
-  table.insert(result, room)
-  table.insert(result, counts[i])
-  table.insert(result, oldest)
-end
-return result
-`;
-
-/**
- * KEYS: the list. ARGV: limit, now − windowMs, now, TTL. With no room at all (limit 0) nothing is kept,
- * as in the in-process store.
- */
-const HIT = `
-local limit = tonumber(ARGV[1])
-if limit <= 0 then
-  redis.call('DEL', KEYS[1])
-  return { 0, 0, ARGV[3] }
-end
-local cutoff = tonumber(ARGV[2])
-while true do
-  local last = redis.call('LINDEX', KEYS[1], -1)
-  if not last or tonumber(last) > cutoff then break end
-  redis.call('RPOP', KEYS[1])
-end
-local allowed = 0
-if not redis.call('LINDEX', KEYS[1], limit - 1) then allowed = 1 end
-redis.call('LPUSH', KEYS[1], ARGV[3])
-redis.call('LTRIM', KEYS[1], 0, limit - 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return { allowed, redis.call('LLEN', KEYS[1]), redis.call('LINDEX', KEYS[1], -1) }
-`;
-
-/** KEYS: the window. ARGV: now − windowMs, now, call id, TTL. */
-const ADD = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-local count = redis.call('ZCARD', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return count
-`;
-
-/**
- * KEYS: the window. ARGV: threshold, now − windowMs, TTL. Returns { 0 } below the threshold, else
- * { 1, score of the call whose leaving brings the count below it } ({ 1 } alone when there is none).
- */
-const WAIT_BELOW = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
-local threshold = tonumber(ARGV[1])
-local count = redis.call('ZCARD', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-if count < threshold then return { 0 } end
-if threshold <= 0 then return { 1 } end
-return { 1, redis.call('ZRANGE', KEYS[1], -threshold, -threshold, 'WITHSCORES')[2] }
-`;
-
-/** KEYS: the lease set. ARGV: now, limit, now + leaseMs, token. Returns { acquired, held }. */
-const ACQUIRE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-local held = redis.call('ZCARD', KEYS[1])
-if held >= tonumber(ARGV[2]) then return { 0, held } end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-local latest = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
-redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(latest - tonumber(ARGV[1]))))
-return { 1, held + 1 }
-`;
-
-/**
- * KEYS: the lease set. ARGV: token, keepUntil ('' for none), TTL of a new key. A kept lease lengthens
- * the key's remaining life by as much as it outlives the latest lease, so the key never expires before
- * any of its leases, whatever the offset between the callers' clocks and the server's.
- */
-const RELEASE = `
-if ARGV[2] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  return 0
-end
-local keepUntil = tonumber(ARGV[2])
-local latest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2]
-local remaining = redis.call('PTTL', KEYS[1])
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-local ttl = tonumber(ARGV[3])
-if latest and remaining > 0 then
-  ttl = math.max(ttl, remaining + math.max(0, keepUntil - tonumber(latest)))
-end
-redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(ttl)))
-return 0
-`;
 
 type Script = (...args: (string | number)[]) => Promise<unknown>;
 
@@ -180,6 +61,44 @@ function replyScore(reply: unknown): number {
 
 function windowTake(allowed: unknown, count: unknown, oldestAt: unknown): WindowTake {
   return { allowed: replyInteger(allowed) === 1, count: replyInteger(count), oldestAt: replyScore(oldestAt) };
+}
+
+/** A `waitBelow` reply as the wait in milliseconds (0: below the threshold). */
+function waitMs(reply: unknown, windowMs: number, now: number): number {
+  const [atThreshold, leavingScore] = replyList(reply);
+  if (replyInteger(atThreshold) === 0) return 0;
+  const leaving = leavingScore === undefined ? now : replyScore(leavingScore);
+  return Math.max(1, leaving + windowMs - now);
+}
+
+function leaseAcquire(reply: unknown, token: string): LeaseAcquire {
+  const [acquired, held] = replyList(reply);
+  return replyInteger(acquired) === 1
+    ? { acquired: true, held: replyInteger(held), token }
+    : { acquired: false, held: replyInteger(held) };
+}
+
+/** A step's four ARGV of the `admitInOrder` script. */
+function admissionArguments(step: AdmissionStep, now: number, token: string): (string | number)[] {
+  if (step.op === 'waitBelow') return ['w', step.threshold, now - step.windowMs, ttl(step.windowMs)];
+  if (step.op === 'hit') return ['h', step.limit, now - step.windowMs, ttl(step.windowMs)];
+  return ['a', step.limit, now + step.leaseMs, token];
+}
+
+/** A step's answer in the `admitInOrder` reply, as its operation of the same name returns it. */
+function admissionResult(
+  step: AdmissionStep | undefined,
+  reply: unknown,
+  now: number,
+  token: string,
+): AdmissionResult {
+  if (step === undefined) throw new Error('unexpected reply from Redis');
+  if (step.op === 'waitBelow') return { op: step.op, waitMs: waitMs(reply, step.windowMs, now) };
+  if (step.op === 'hit') {
+    const [allowed, count, oldestAt] = replyList(reply);
+    return { op: step.op, take: windowTake(allowed, count, oldestAt) };
+  }
+  return { op: step.op, lease: leaseAcquire(reply, token) };
 }
 
 /** A PEXPIRE in whole milliseconds, at least 1. */
@@ -279,6 +198,7 @@ function defineScripts(client: Redis, log: RedisStoreOptions['log']) {
     waitBelow: define('rateLimitWaitBelow', WAIT_BELOW, 1),
     acquire: define('rateLimitAcquire', ACQUIRE, 1),
     release: define('rateLimitRelease', RELEASE, 1),
+    admitInOrder: define('rateLimitAdmitInOrder', ADMIT_IN_ORDER),
   };
 }
 
@@ -322,19 +242,23 @@ function redisRateLimitStore(client: Redis, scripts: ReturnType<typeof defineScr
       );
     },
     async waitBelow(key, threshold, windowMs, now) {
-      const [atThreshold, leavingScore] = replyList(
-        await scripts.waitBelow(key, threshold, now - windowMs, ttl(windowMs)),
-      );
-      if (replyInteger(atThreshold) === 0) return 0;
-      const leaving = leavingScore === undefined ? now : replyScore(leavingScore);
-      return Math.max(1, leaving + windowMs - now);
+      return waitMs(await scripts.waitBelow(key, threshold, now - windowMs, ttl(windowMs)), windowMs, now);
     },
     async acquire(key, limit, leaseMs, now): Promise<LeaseAcquire> {
       const token = randomUUID();
-      const [acquired, held] = replyList(await scripts.acquire(key, now, limit, now + leaseMs, token));
-      return replyInteger(acquired) === 1
-        ? { acquired: true, held: replyInteger(held), token }
-        : { acquired: false, held: replyInteger(held) };
+      return leaseAcquire(await scripts.acquire(key, now, limit, now + leaseMs, token), token);
+    },
+    async admitInOrder(steps, now): Promise<AdmissionResult[]> {
+      const tokens = steps.map((step) => (step.op === 'acquire' ? randomUUID() : ''));
+      const reply = replyList(
+        await scripts.admitInOrder(
+          steps.length,
+          ...steps.map((step) => step.key),
+          now,
+          ...steps.flatMap((step, i) => admissionArguments(step, now, tokens[i] ?? '')),
+        ),
+      );
+      return reply.map((answer, i) => admissionResult(steps[i], answer, now, tokens[i] ?? ''));
     },
     async release(key, token, keep) {
       if (keep === undefined) {

@@ -555,6 +555,7 @@ describeEachDialect('POS API, limits', (dialect) => {
       add: (...args) => reach(() => memory.add(...args)),
       waitBelow: (...args) => reach(() => memory.waitBelow(...args)),
       acquire: (...args) => reach(() => memory.acquire(...args)),
+      admitInOrder: (...args) => reach(() => memory.admitInOrder(...args)),
       release: (...args) => reach(() => memory.release(...args)),
       pushRecent: (...args) => reach(() => memory.pushRecent(...args)),
       recent: (...args) => reach(() => memory.recent(...args)),

@@ -5,13 +5,12 @@ import {
   POS_ABSOLUTE_CEILING,
   POS_ACCOUNT_CEILING,
   POS_KEY_QUOTA,
-  type KeyCheck,
-  type LimitRefusal,
   type PosLimitsConfig,
   type PosQuota,
   type PosRouteClass,
   type SalesQuery,
 } from '../../src/pos/api/pos-limits.js';
+import type { KeyCheck, LimitRefusal } from '../../src/pos/api/limit-decision.js';
 import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 import { ManualClock } from '../helper.js';
@@ -81,6 +80,7 @@ function unreachableStore(): RateLimitStore {
     add: fail,
     waitBelow: fail,
     acquire: fail,
+    admitInOrder: fail,
     release: fail,
     pushRecent: fail,
     recent: fail,
@@ -640,5 +640,76 @@ describe('POS limits: property', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('POS limits: the limits before the key in one operation (Limits, order of the 429s)', () => {
+  const TEXTS = ['gtpk_' + 'a'.repeat(43), 'gtpk_' + 'b'.repeat(43), null] as const;
+  const IPS = ['203.0.113.7', '203.0.113.8'] as const;
+  const step = fc.oneof(
+    fc.record({
+      kind: fc.constant('call' as const),
+      ip: fc.integer({ min: 0, max: 1 }),
+      text: fc.integer({ min: 0, max: 2 }),
+      routeClass: fc.constantFrom<PosRouteClass>('default', 'heavy'),
+      // How the call's key check ends: a wrong key (counts for the IP block), a right one, or not yet.
+      end: fc.constantFrom('wrong', 'right', 'open'),
+      repeat: fc.integer({ min: 1, max: 40 }),
+    }),
+    fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 1, max: 30_000 }) }),
+  );
+  const withoutEnd = (decision: object) =>
+    Object.fromEntries(Object.entries(decision).filter(([name]) => name !== 'end'));
+
+  it('admitBeforeKey answers what checkIpBlock, checkAbsoluteCeiling and beginKeyCheck answer in turn, and counts the same', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 120 }), async (steps) => {
+        const once = setUp({ keyCheckLeaseMs: 20_000 });
+        const inTurn = setUp({ keyCheckLeaseMs: 20_000 });
+        for (const s of steps) {
+          if (s.kind === 'advance') {
+            once.clock.advance(s.ms);
+            inTurn.clock.advance(s.ms);
+            continue;
+          }
+          const ip = IPS[s.ip];
+          const text = TEXTS[s.text] ?? null;
+          for (let i = 0; i < s.repeat; i += 1) {
+            const together = await once.limits.admitBeforeKey(ip, text, s.routeClass);
+            let apart: KeyCheck | LimitRefusal | { ok: true; headers: object } =
+              await inTurn.limits.checkIpBlock(ip);
+            if (apart.ok) apart = await inTurn.limits.checkAbsoluteCeiling(text, s.routeClass);
+            if (apart.ok) apart = await inTurn.limits.beginKeyCheck(ip);
+            expect(withoutEnd(together)).toEqual(withoutEnd(apart));
+            if (together.ok && 'end' in apart && s.end !== 'open') {
+              await together.end(s.end === 'wrong');
+              await apart.end(s.end === 'wrong');
+            }
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a key check ended twice ends once, and the second call resolves with the first', async () => {
+    const { limits } = setUp();
+    for (let i = 0; i < 39; i += 1) await keyCheck(limits);
+    const check = await limits.admitBeforeKey(IP, null, 'default');
+    if (!check.ok) throw new Error('refused');
+    const first = check.end(true);
+    expect(check.end(false)).toBe(first);
+    await first;
+    // Counted as a wrong key (kept for the minute): the IP is at its 40 unauthenticated calls.
+    expect(expectRefusal(await limits.admitBeforeKey(IP, null, 'default')).reason).toBe(
+      'unauthenticated_calls',
+    );
+  });
+
+  it('shared store unreachable: admitBeforeKey lets the call go on unmeasured', async () => {
+    const { limits } = setUp(undefined, unreachableStore());
+    const check = await limits.admitBeforeKey(IP, 'gtpk_' + 'x'.repeat(43), 'heavy');
+    expect(withoutEnd(check)).toEqual({ ok: true, headers: {} });
+    if (check.ok) await expect(check.end(true)).resolves.toBeUndefined();
   });
 });

@@ -325,6 +325,33 @@ describe.skipIf(skipped)(
           leaseMs: fc.constantFrom(2000, 3000, 30_000),
         }),
         fc.record({
+          kind: fc.constant('admitInOrder' as const),
+          step,
+          steps: fc.array(
+            fc.oneof(
+              fc.record({
+                op: fc.constant('waitBelow' as const),
+                key: fc.constantFrom(...WINDOW_KEYS),
+                threshold: limit,
+                windowMs,
+              }),
+              fc.record({
+                op: fc.constant('hit' as const),
+                key: fc.constantFrom(...HIT_KEYS),
+                limit,
+                windowMs,
+              }),
+              fc.record({
+                op: fc.constant('acquire' as const),
+                key: fc.constantFrom(...LEASE_KEYS),
+                limit: fc.integer({ min: 0, max: 3 }),
+                leaseMs: fc.constantFrom(2000, 3000, 30_000),
+              }),
+            ),
+            { minLength: 1, maxLength: 3 },
+          ),
+        }),
+        fc.record({
           kind: fc.constant('release' as const),
           step,
           key: fc.constantFrom(...LEASE_KEYS),
@@ -357,6 +384,14 @@ describe.skipIf(skipped)(
               const lease = await store.acquire(op.key, op.limit, op.leaseMs, now);
               if (lease.acquired) tokens.push(lease.token);
               return { acquired: lease.acquired, held: lease.held };
+            }
+            case 'admitInOrder': {
+              const results = await store.admitInOrder(op.steps, now);
+              return results.map((result) => {
+                if (result.op !== 'acquire') return result;
+                if (result.lease.acquired) tokens.push(result.lease.token);
+                return { op: result.op, acquired: result.lease.acquired, held: result.lease.held };
+              });
             }
             case 'release': {
               // A lease of any key, or (one time in length + 1) a token never granted.

@@ -326,6 +326,58 @@ export function describeRateLimitStoreContract(openStore: () => Promise<RateLimi
     });
   });
 
+  describe('admitInOrder (the limits before a key, in one operation)', () => {
+    const block = { op: 'waitBelow', key: 'block', threshold: 2, windowMs: WINDOW } as const;
+    const ceiling = { op: 'hit', key: 'ceiling', limit: 2, windowMs: WINDOW } as const;
+    const checks = { op: 'acquire', key: 'checks', limit: 1, leaseMs: WINDOW } as const;
+
+    it('runs every step when none refuses, each answering as its own operation', async () => {
+      const store = await openStore();
+      const results = await store.admitInOrder([block, ceiling, checks], T0);
+      expect(results.slice(0, 2)).toEqual([
+        { op: 'waitBelow', waitMs: 0 },
+        { op: 'hit', take: { allowed: true, count: 1, oldestAt: T0 } },
+      ]);
+      expect(results[2]).toMatchObject({ op: 'acquire', lease: { acquired: true, held: 1 } });
+      // The lease is real: the set is full, and releasing its token frees it.
+      expect((await store.acquire('checks', 1, WINDOW, T0 + 1)).acquired).toBe(false);
+      const lease = results[2];
+      if (lease?.op !== 'acquire' || !lease.lease.acquired) throw new Error('no lease');
+      await store.release('checks', lease.lease.token);
+      expect((await store.acquire('checks', 1, WINDOW, T0 + 2)).acquired).toBe(true);
+    });
+
+    it('stops after the first step that refuses: the later steps count nothing', async () => {
+      const store = await openStore();
+      await store.add('block', WINDOW, T0);
+      await store.add('block', WINDOW, T0 + 1_000);
+      expect(await store.admitInOrder([block, ceiling, checks], T0 + 2_000)).toEqual([
+        { op: 'waitBelow', waitMs: WINDOW - 2_000 },
+      ]);
+      // Neither the ceiling nor the lease set was touched.
+      expect(await store.hit('ceiling', 2, WINDOW, T0 + 2_000)).toEqual({
+        allowed: true,
+        count: 1,
+        oldestAt: T0 + 2_000,
+      });
+      expect(await store.acquire('checks', 1, WINDOW, T0 + 2_000)).toMatchObject({ acquired: true });
+
+      // A refused hit still counts (as `hit` does), and the lease after it is not taken.
+      const other = await openStore();
+      await other.hit('ceiling', 2, WINDOW, T0);
+      await other.hit('ceiling', 2, WINDOW, T0);
+      expect(await other.admitInOrder([block, ceiling, checks], T0 + 10)).toEqual([
+        { op: 'waitBelow', waitMs: 0 },
+        { op: 'hit', take: { allowed: false, count: 2, oldestAt: T0 } },
+      ]);
+      expect(await other.acquire('checks', 1, WINDOW, T0 + 20)).toMatchObject({ acquired: true, held: 1 });
+      // A refusing last step is answered too.
+      expect(await other.admitInOrder([checks], T0 + 30)).toEqual([
+        { op: 'acquire', lease: { acquired: false, held: 1 } },
+      ]);
+    });
+  });
+
   it('ping resolves while the store answers', async () => {
     const store = await openStore();
     await expect(store.ping()).resolves.toBeUndefined();

@@ -4,7 +4,7 @@ import { isJsonMediaType } from '../../http/media-type.js';
 import { Problem } from '../../errors/problem.js';
 import { noteRequest, type LimitKind } from '../../observability/request-facts.js';
 import type { AuthenticatedPosCall, PosCall } from './pos-call.js';
-import type { LimitHeaders, LimitRefusal, PosLimitReason } from './pos-limits.js';
+import type { LimitHeaders, LimitRefusal, PosLimitReason } from './limit-decision.js';
 import { readQuery, type PosQueryValues, type PosRoute } from './query-params.js';
 
 // The gates of the point-of-sale data API, each named after the rule it enforces. Their order is in
@@ -77,28 +77,37 @@ export function rejectOtherVersionAccept(call: PosCall): Problem | undefined {
   return undefined;
 }
 
-/** 429 for an IP blocked after wrong keys: real wait, `X-RateLimit-Limit` 20, Remaining 0. */
+/**
+ * 429 for an IP blocked after wrong keys: real wait, `X-RateLimit-Limit` 20, Remaining 0. This gate asks
+ * the limits before the key all at once (`admitBeforeKey`: one round trip to a shared store), in their
+ * order; the next two gates answer the refusal it found, if it is theirs.
+ */
 export async function rejectBlockedIp(call: PosCall): Promise<Problem | undefined> {
-  const decision = await call.deps.limits.checkIpBlock(call.request.ip);
-  return decision.ok ? undefined : refuseByLimit(call, decision);
-}
-
-/** 429 at the absolute ceiling of the presented key text in the route's class, before the key is read. */
-export async function limitAbsoluteCeiling(call: PosCall): Promise<Problem | undefined> {
   call.keyText = presentedBearerToken(call.request);
-  const decision = await call.deps.limits.checkAbsoluteCeiling(
+  const decision = await call.deps.limits.admitBeforeKey(
+    call.request.ip,
     call.keyText,
     call.route?.routeClass ?? 'default',
   );
-  return decision.ok ? undefined : refuseByLimit(call, decision);
+  if (decision.ok) call.keyCheck = decision;
+  else call.refusedBeforeKey = decision;
+  return refusedBeforeKeyBy(call, 'ip_blocked');
+}
+
+/** The refusal `rejectBlockedIp` found, as its problem, when `reason` is the limit that refused. */
+function refusedBeforeKeyBy(call: PosCall, reason: PosLimitReason): Problem | undefined {
+  const refusal = call.refusedBeforeKey;
+  return refusal?.reason === reason ? refuseByLimit(call, refusal) : undefined;
+}
+
+/** 429 at the absolute ceiling of the presented key text in the route's class, before the key is read. */
+export function limitAbsoluteCeiling(call: PosCall): Problem | undefined {
+  return refusedBeforeKeyBy(call, 'absolute_ceiling');
 }
 
 /** 429 when the IP has more than 40 calls being checked plus wrong-key failures of the last minute. */
-export async function guardUnauthenticatedCalls(call: PosCall): Promise<Problem | undefined> {
-  const decision = await call.deps.limits.beginKeyCheck(call.request.ip);
-  if (!decision.ok) return refuseByLimit(call, decision);
-  call.keyCheck = decision;
-  return undefined;
+export function guardUnauthenticatedCalls(call: PosCall): Problem | undefined {
+  return refusedBeforeKeyBy(call, 'unauthenticated_calls');
 }
 
 /**
@@ -110,7 +119,11 @@ export async function authenticateKey(call: PosCall): Promise<Problem | undefine
     call.keyText ?? null,
     call.now,
   );
-  await call.keyCheck?.end(!outcome.ok && outcome.countsTowardIpBlock);
+  // A refused key's check ends before its 401 goes out (a wrong key counts toward the IP block at once);
+  // a right key's check is released while the call goes on, its release pipelined with the quota's
+  // round trip to a shared store (the handler waits for it before it returns).
+  const ending = call.keyCheck?.end(!outcome.ok && outcome.countsTowardIpBlock);
+  if (!outcome.ok) await ending;
   // A key of the account, even one refused (expired, revoked, rotated out): the account's refusal to read
   // (docs/operations.md, Why did my call fail).
   if (known !== undefined)

@@ -7,7 +7,8 @@ import type { RouteSpec } from '../../http/route-spec.js';
 import type { PosKeyRecord } from '../keys/key-repository.js';
 import type { MerchantKeyService } from '../keys/merchant-key-service.js';
 import type { PosQueryService } from '../places/pos-query-service.js';
-import type { KeyCheck, PosLimits, PosQuota, PosRouteClass } from './pos-limits.js';
+import type { KeyCheck, LimitRefusal } from './limit-decision.js';
+import type { PosLimits, PosQuota, PosRouteClass } from './pos-limits.js';
 import type { PosPermission } from './pos-permissions.js';
 import type { PosRoute } from './query-params.js';
 import type { SalesService } from '../sales/sales-service.js';
@@ -54,6 +55,8 @@ export interface PosCall {
   /** The key text of `Authorization: Bearer`, null when absent or not of that shape. */
   keyText?: string | null;
   keyCheck?: KeyCheck;
+  /** What refused the call among the limits before the key (`rejectBlockedIp` asks them at once). */
+  refusedBeforeKey?: LimitRefusal;
   key?: PosKeyRecord;
   /** The presented key's own balance: its credential and which of its key texts was used. */
   keyBucket?: string;

@@ -1,9 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../../clock.js';
 import { hashApiKey } from '../../lib/api-key.js';
 import { ipBlockKey } from '../../lib/ip-key.js';
-import { createIpBlock } from '../../rate-limit/ip-block.js';
-import { attempt, type RateLimitStore, type WindowTake } from '../../rate-limit/rate-limit-store.js';
+import { createIpBlock, type IpBlock } from '../../rate-limit/ip-block.js';
+import {
+  PASS,
+  rateHeaders,
+  refuse,
+  type LimitDecision,
+  type LimitHeaders,
+  type LimitRefusal,
+  type PosLimitReason,
+  startedKeyCheck,
+  type KeyCheck,
+} from './limit-decision.js';
+import {
+  attempt,
+  type LeaseAcquire,
+  type RateLimitStore,
+  type WindowTake,
+} from '../../rate-limit/rate-limit-store.js';
 
 // The limit policy of the POS data API (docs/pos-api.md, "Limits", both tables and every bullet, and the
 // 429/503 rows of "Errors"; docs/api-conventions.md; docs/pos-api.md, Settled details). No HTTP here: each
@@ -70,45 +85,6 @@ export const POS_LIMITS_DEFAULTS: Required<PosLimitsConfig> = {
   ipBlockThreshold: POS_IP_BLOCK_THRESHOLD,
 };
 
-/** Headers to send, lower-case names. */
-export type LimitHeaders = Readonly<Record<string, string>>;
-
-/** Which limit refused a call. */
-export type PosLimitReason =
-  | 'ip_blocked'
-  | 'unauthenticated_calls'
-  | 'absolute_ceiling'
-  | 'key_quota'
-  | 'account_ceiling'
-  | 'account_sales_in_progress'
-  | 'api_sales_in_progress'
-  | 'documentation_pages'
-  | 'store_unavailable';
-
-/** A refusal: 429 `rate_limited`, or 503 `temporarily_unavailable` when the shared store is unreachable. */
-export interface LimitRefusal {
-  ok: false;
-  status: 429 | 503;
-  reason: PosLimitReason;
-  /** Seconds, also in the `retry-after` header. */
-  retryAfter: number;
-  headers: LimitHeaders;
-}
-
-export type LimitDecision = { ok: true; headers: LimitHeaders } | LimitRefusal;
-
-/** An admitted key check: `end` it once the key is known (or refused). */
-export interface KeyCheck {
-  ok: true;
-  headers: LimitHeaders;
-  /**
-   * Ends the check. `countsTowardIpBlock`: the key was absent, malformed or unknown (or from two
-   * rotations back); the failure then counts for the IP block and, for the next 60 s, toward the IP's
-   * unauthenticated calls. Never throws; call it once.
-   */
-  end(countsTowardIpBlock: boolean): Promise<void>;
-}
-
 /** The per-minute balance a recognized key's call spent, for its headers and a concurrency refusal. */
 export interface PosQuota {
   accountId: string;
@@ -138,26 +114,6 @@ export type SalesQueryDecision = SalesQuery | LimitRefusal;
 
 const unixSeconds = (ms: number) => Math.ceil(ms / 1000);
 
-function refuse(
-  reason: PosLimitReason,
-  retryAfter: number,
-  rate: LimitHeaders = {},
-  status: 429 | 503 = 429,
-): LimitRefusal {
-  return { ok: false, status, reason, retryAfter, headers: { 'retry-after': String(retryAfter), ...rate } };
-}
-
-function rateHeaders(limit: number, remaining: number, reset?: number): LimitHeaders {
-  const headers: Record<string, string> = {
-    'x-ratelimit-limit': String(limit),
-    'x-ratelimit-remaining': String(remaining),
-  };
-  if (reset !== undefined) headers['x-ratelimit-reset'] = String(reset);
-  return headers;
-}
-
-const PASS: LimitDecision = { ok: true, headers: {} };
-
 // Key names. The two windows of a quota and an account's sales leases carry the account in a Redis
 // hash tag (`{…}`), so that `takeAll` touches keys of one cluster slot. An IP is `request.ip`, undefined
 // once the client has closed its connection: `ipBlockKey` keys it `unknown` rather than throwing.
@@ -179,6 +135,13 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
   const config = { ...POS_LIMITS_DEFAULTS, ...deps.config };
   const ipBlock = createIpBlock({ store, namespace: 'pos', threshold: config.ipBlockThreshold });
 
+  const { ceilingStep, keyCheckStep, ipBlockDecision, ceilingDecision, keyCheckDecision } = beforeKeyLimits({
+    store,
+    clock,
+    config,
+    ipBlock,
+  });
+
   return {
     /**
      * 429 while the IP is blocked for wrong keys (20 in the sliding minute), before the key is read:
@@ -186,9 +149,7 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
      */
     async checkIpBlock(ip: string | undefined): Promise<LimitDecision> {
       const waitMs = await attempt(() => ipBlock.blockedFor(ip, clock.now()));
-      if (waitMs === undefined || waitMs === 0) return PASS;
-      const retryAfter = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
-      return refuse('ip_blocked', retryAfter, rateHeaders(config.ipBlockThreshold, 0));
+      return ipBlockDecision(waitMs);
     },
 
     /**
@@ -198,12 +159,9 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
      */
     async checkAbsoluteCeiling(keyText: string | null, routeClass: PosRouteClass): Promise<LimitDecision> {
       if (keyText === null) return PASS;
-      const ceiling = POS_ABSOLUTE_CEILING[routeClass];
-      const hit = await attempt(() =>
-        store.hit(keys.ceiling(keyText, routeClass), ceiling, WINDOW_MS, clock.now()),
-      );
-      if (hit === undefined || hit.allowed) return PASS;
-      return refuse('absolute_ceiling', RETRY_AFTER, rateHeaders(ceiling, 0));
+      const step = ceilingStep(keyText, routeClass);
+      const hit = await attempt(() => store.hit(step.key, step.limit, step.windowMs, clock.now()));
+      return ceilingDecision(hit, routeClass);
     },
 
     /**
@@ -214,32 +172,39 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
      * is its lease kept for 60 s after the check ended.
      */
     async beginKeyCheck(ip: string | undefined): Promise<KeyCheck | LimitRefusal> {
-      const key = keys.keyCheck(ip);
-      const lease = await attempt(() =>
-        store.acquire(key, POS_UNAUTHENTICATED_PER_IP, config.keyCheckLeaseMs, clock.now()),
-      );
-      if (lease !== undefined && !lease.acquired)
-        return refuse('unauthenticated_calls', RETRY_AFTER, rateHeaders(POS_UNAUTHENTICATED_PER_IP, 0));
-      const token = lease?.token;
-      let ended = false;
-      return {
-        ok: true,
-        headers: {},
-        async end(countsTowardIpBlock) {
-          if (ended) return;
-          ended = true;
-          const now = clock.now();
-          if (countsTowardIpBlock) {
-            await attempt(() => ipBlock.recordFailure(ip, now));
-            // Without a lease (store unreachable at the start) the failure still counts from now on.
-            await attempt(() =>
-              store.release(key, token ?? `failure:${randomUUID()}`, { until: now + WINDOW_MS, now }),
-            );
-          } else if (token !== undefined) {
-            await attempt(() => store.release(key, token));
-          }
-        },
-      };
+      const step = keyCheckStep(ip);
+      const lease = await attempt(() => store.acquire(step.key, step.limit, step.leaseMs, clock.now()));
+      return keyCheckDecision(ip, lease);
+    },
+
+    /**
+     * The three limits before the key is read, in the contract's order, as one operation of the store
+     * (one round trip to a shared one instead of three): `checkIpBlock`, `checkAbsoluteCeiling` (when
+     * there is key text), then `beginKeyCheck`. The first that refuses answers, and the limits after it
+     * count nothing, exactly as when each is asked in turn. With the store unreachable, the call goes on
+     * unmeasured, as each of the three would.
+     */
+    async admitBeforeKey(
+      ip: string | undefined,
+      keyText: string | null,
+      routeClass: PosRouteClass,
+    ): Promise<KeyCheck | LimitRefusal> {
+      const steps = [
+        ipBlock.blockedStep(ip),
+        ...(keyText === null ? [] : [ceilingStep(keyText, routeClass)]),
+        keyCheckStep(ip),
+      ];
+      const results = await attempt(() => store.admitInOrder(steps, clock.now()));
+      if (results === undefined) return keyCheckDecision(ip, undefined);
+      for (const result of results) {
+        if (result.op === 'acquire') return keyCheckDecision(ip, result.lease);
+        const decision =
+          result.op === 'waitBelow'
+            ? ipBlockDecision(result.waitMs)
+            : ceilingDecision(result.take, routeClass);
+        if (!decision.ok) return decision;
+      }
+      throw new Error('the store did not answer every limit before the key');
     },
 
     /**
@@ -306,6 +271,52 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
 }
 
 export type PosLimits = ReturnType<typeof createPosLimits>;
+
+/**
+ * Each limit before the key as a step of the store and the decision of its answer (undefined: the store
+ * failed, the call goes on unmeasured), shared by the single checks and `admitBeforeKey`.
+ */
+function beforeKeyLimits(deps: {
+  store: RateLimitStore;
+  clock: Clock;
+  config: Required<PosLimitsConfig>;
+  ipBlock: IpBlock;
+}) {
+  const { store, clock, config, ipBlock } = deps;
+  const ceilingStep = (keyText: string, routeClass: PosRouteClass) =>
+    ({
+      op: 'hit',
+      key: keys.ceiling(keyText, routeClass),
+      limit: POS_ABSOLUTE_CEILING[routeClass],
+      windowMs: WINDOW_MS,
+    }) as const;
+  const keyCheckStep = (ip: string | undefined) =>
+    ({
+      op: 'acquire',
+      key: keys.keyCheck(ip),
+      limit: POS_UNAUTHENTICATED_PER_IP,
+      leaseMs: config.keyCheckLeaseMs,
+    }) as const;
+  const ipBlockDecision = (waitMs: number | undefined): LimitDecision => {
+    if (waitMs === undefined || waitMs === 0) return PASS;
+    const retryAfter = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
+    return refuse('ip_blocked', retryAfter, rateHeaders(config.ipBlockThreshold, 0));
+  };
+  const ceilingDecision = (hit: WindowTake | undefined, routeClass: PosRouteClass): LimitDecision => {
+    if (hit === undefined || hit.allowed) return PASS;
+    return refuse('absolute_ceiling', RETRY_AFTER, rateHeaders(POS_ABSOLUTE_CEILING[routeClass], 0));
+  };
+  const keyCheckDecision = (ip: string | undefined, lease: LeaseAcquire | undefined) => {
+    if (lease !== undefined && !lease.acquired)
+      return refuse('unauthenticated_calls', RETRY_AFTER, rateHeaders(POS_UNAUTHENTICATED_PER_IP, 0));
+    return startedKeyCheck(keys.keyCheck(ip), lease?.token, (now) => ipBlock.recordFailure(ip, now), {
+      store,
+      clock,
+    });
+  };
+
+  return { ceilingStep, keyCheckStep, ipBlockDecision, ceilingDecision, keyCheckDecision };
+}
 
 /** What a sales query's leases are taken from: the store, the clock and the in-progress limits. */
 interface SalesQueryLimits {

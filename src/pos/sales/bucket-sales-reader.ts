@@ -86,16 +86,16 @@ async function bucketReceiptGroups(
  * Runs the read without parallel workers on PostgreSQL. The statement reads a few thousand buckets through
  * index ranges, yet the planner's estimate for many ranges of one index can reach the cost at which it
  * starts workers, and starting them takes longer than the whole read (measured: 45 to 85 ms on a busy
- * host, against 1 to 2 ms without). The setting is local to the transaction the sales service runs the
- * query in (for its time limit); a caller outside a transaction gets one of its own.
+ * host, against 1 to 2 ms without). The sales service runs the read in a transaction of its own that it
+ * sets so, with its time limit, in one round trip (`withQueryTimeout`, `parallelWorkers: false`): a read
+ * in a transaction is left to it. A caller outside a transaction gets one of its own here.
  */
 async function withoutParallelWorkers<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
-  if (!isPostgres(db)) return read(db);
-  const run = async (trx: Db) => {
+  if (!isPostgres(db) || db.isTransaction) return read(db);
+  return db.transaction().execute(async (trx) => {
     await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
     return read(trx);
-  };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  });
 }
 
 /** A bucket reader over the given slot lengths (those the buckets were built with). */

@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.js';
 import { withQueryTimeout } from '../../db/query-timeout.js';
 import { findEvent } from '../places/event-repository.js';
 import { reachablePlace, type KeyReach } from '../keys/place-reach.js';
-import type { LimitRefusal, PosLimits, PosQuota } from '../api/pos-limits.js';
+import type { LimitRefusal } from '../api/limit-decision.js';
+import type { PosLimits, PosQuota } from '../api/pos-limits.js';
 import { salesByPaymentMethod, type SalesByPaymentMethod } from './sales-query.js';
 import type { SalesReader } from './sales-reader.js';
 
@@ -62,12 +63,17 @@ export function createSalesService(deps: {
       if (admitted !== undefined && !admitted.ok) return { ok: false, reason: 'limited', refusal: admitted };
       const started = performance.now();
       try {
-        const figures = await withQueryTimeout(readDb, queryTimeoutMs, (db) =>
-          salesByPaymentMethod(
-            db,
-            { accountId: reach.account_id, placeId, eventId, from: request.from, to: request.to },
-            reader,
-          ),
+        // Without parallel workers: see the bucket reader (bucket-sales-reader.ts, withoutParallelWorkers).
+        const figures = await withQueryTimeout(
+          readDb,
+          queryTimeoutMs,
+          (db) =>
+            salesByPaymentMethod(
+              db,
+              { accountId: reach.account_id, placeId, eventId, from: request.from, to: request.to },
+              reader,
+            ),
+          { parallelWorkers: false },
         );
         deps.timing?.salesQuery(
           (performance.now() - started) / 1000,
