@@ -162,8 +162,13 @@ async function demoSnapshot(
 
 /** `after`'s catalog (the ticket options) cut to the entries `before` had: those the documents added are theirs. */
 function demoEntriesOnly(after: unknown, before: unknown): unknown {
-  type Entry = { id?: unknown; identifier?: unknown };
-  type Snapshot = { options: { body: Record<string, unknown> } };
+  interface Entry {
+    id?: unknown;
+    identifier?: unknown;
+  }
+  interface Snapshot {
+    options: { body: Record<string, unknown> };
+  }
   const { options } = after as Snapshot;
   const known = (before as Snapshot).options.body;
   const body = Object.fromEntries(
