@@ -8,10 +8,10 @@ import type { DemoCredentials } from './credentials.js';
 // printed: the keys are issued from the console or the admin API there.
 
 /** The command that re-issues the demo's credentials (src/cli/demo-commands.ts). */
-export const DEMO_CREDENTIALS_COMMAND = 'npx partner-gateway demo credentials';
+const DEMO_CREDENTIALS_COMMAND = 'npx partner-gateway demo credentials';
 
 /** Where a reader of this start finds the faces, from the configured listeners; null: not served. */
-export function demoAddresses(config: Config): {
+function demoAddresses(config: Config): {
   docs: string;
   panel: string | null;
   console: string | null;

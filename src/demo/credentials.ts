@@ -26,7 +26,7 @@ export interface DemoCredentials {
 }
 
 /** Who re-issues: the operator, on the command line of the service's machine. */
-export const CLI_OPERATOR: Actor = Object.freeze({ role: 'operator', channel: 'cli', ip: null });
+const CLI_OPERATOR: Actor = Object.freeze({ role: 'operator', channel: 'cli', ip: null });
 
 type DemoServices = Pick<Services, 'systems' | 'merchantKeys' | 'merchantUsers'>;
 
