@@ -21,7 +21,9 @@ import { http, startServer, type ServerProcess } from './support/server-process.
 //
 // Every other call must answer 2xx, every curl must reach the server, every `npx` command (the CLI) must
 // exit 0, and the session must end with status 0 (`set -u`: a variable used before it is set, such as a
-// key's `$ID`, stops it). The blocks name localhost:8080 and localhost:8081; the test's server listens on
+// key's `$ID`, stops it). The session starts with the `export TICKET_KEY=… POS_KEY=…` lines the first start
+// prints, as a reader pastes them. The documents must leave the demo as they found it: its catalog (the
+// ticket options), its merchant account, places and keys read the same before and after. The blocks name localhost:8080 and localhost:8081; the test's server listens on
 // free ports, put in their place (and the CLI finds the admin port in ADMIN_PORT, as in the shell that
 // started the server). The session runs in an ignored folder of the checkout, where `npx partner-gateway`
 // finds this package's command.
@@ -129,6 +131,60 @@ function runBash(
   });
 }
 
+/**
+ * What the documents must leave as they found it: the demo's catalog as its partner system reads it, its
+ * merchant account and places, and its merchant's keys (their names, permissions and states).
+ */
+async function demoSnapshot(
+  server: ServerProcess,
+  keys: Record<'demo-ticket-key' | 'demo-pos-key', string>,
+  adminToken: string,
+): Promise<unknown> {
+  const read = async (port: number, path: string, token: string) => {
+    const answer = await http(port, 'GET', path, { headers: { authorization: `Bearer ${token}` } });
+    return { status: answer.status, body: JSON.parse(answer.text) as unknown };
+  };
+  const account = '/admin/v1/pos/accounts/demo';
+  const keyList = await read(server.adminPort, `${account}/keys`, adminToken);
+  const body = keyList.body as Record<string, unknown>[] | { data?: Record<string, unknown>[] };
+  const rows = Array.isArray(body) ? body : (body.data ?? []);
+  return {
+    options: await read(
+      server.port,
+      '/v1/api-external-system/help-desk-ticket-options',
+      keys['demo-ticket-key'],
+    ),
+    account: await read(server.adminPort, account, adminToken),
+    places: await read(server.adminPort, `${account}/places`, adminToken),
+    keys: rows.map(({ id, name, permissions, places, state }) => ({ id, name, permissions, places, state })),
+  };
+}
+
+/** `after`'s catalog (the ticket options) cut to the entries `before` had: those the documents added are theirs. */
+function demoEntriesOnly(after: unknown, before: unknown): unknown {
+  interface Entry {
+    id?: unknown;
+    identifier?: unknown;
+  }
+  interface Snapshot {
+    options: { body: Record<string, unknown> };
+  }
+  const { options } = after as Snapshot;
+  const known = (before as Snapshot).options.body;
+  const body = Object.fromEntries(
+    Object.entries(options.body).map(([name, value]) => {
+      const had = known[name];
+      if (!Array.isArray(value) || !Array.isArray(had)) return [name, value];
+      const ids = new Set((had as Entry[]).map((entry) => JSON.stringify([entry.id, entry.identifier])));
+      return [
+        name,
+        (value as Entry[]).filter((entry) => ids.has(JSON.stringify([entry.id, entry.identifier]))),
+      ];
+    }),
+  );
+  return { ...(after as Snapshot), options: { ...options, body } };
+}
+
 const blocks = DOCUMENTS.flatMap((document) =>
   shellBlocks(document, readFileSync(new URL(`../${document}`, import.meta.url), 'utf8')),
 );
@@ -154,14 +210,16 @@ describeEachProcessDatabase('README and guides: shell blocks, top to bottom, on 
     dir = mkdtempSync(join(SESSIONS, 'readme-'));
     const started = performance.now();
     server = await startServer({ DATABASE_URL: database.url, DEMO: 'true', ADMIN_TOKEN: adminToken });
-    const ticket = (await server.waitForOutput(/(gtes_[A-Za-z0-9_-]{43})/, 120_000))[1] ?? '';
-    const pos = (await server.waitForOutput(/(gtpk_[A-Za-z0-9_-]{43})/, 120_000))[1] ?? '';
+    // The banner, printed once both listeners are up after the demo's 200,000 receipts (a loaded machine).
+    const ticket =
+      (await server.waitForOutput(/export TICKET_KEY=(gtes_[A-Za-z0-9_-]{43})\n/, 300_000))[1] ?? '';
+    const pos = (await server.waitForOutput(/export POS_KEY=(gtpk_[A-Za-z0-9_-]{43})\n/, 10_000))[1] ?? '';
     await server.waitUntilListening({ ms: 60_000 });
     keys = { 'demo-ticket-key': ticket, 'demo-pos-key': pos };
     console.log(
       `[${kind}] the demo server listened ${((performance.now() - started) / 1000).toFixed(1)} s after its start`,
     );
-  }, 240_000);
+  }, 360_000);
 
   afterAll(async () => {
     await server.stop();
@@ -179,8 +237,11 @@ describeEachProcessDatabase('README and guides: shell blocks, top to bottom, on 
       text
         .replaceAll('localhost:8080', `localhost:${server.port}`)
         .replaceAll('localhost:8081', `localhost:${server.adminPort}`);
+    const before = await demoSnapshot(server, keys, adminToken);
     const script = [
       CURL_WRAPPER,
+      // What the first start's banner tells the reader to paste.
+      `export TICKET_KEY='${keys['demo-ticket-key']}' POS_KEY='${keys['demo-pos-key']}'`,
       ...blocks.flatMap((block, index) =>
         block.skip !== null
           ? []
@@ -253,6 +314,14 @@ describeEachProcessDatabase('README and guides: shell blocks, top to bottom, on 
     });
     if (ping.status !== 200) problems.push(`after the documents, the POS API answers ${ping.status}`);
 
+    // No example renamed, replaced or removed the demo's data (a PUT of priorities/1 would leave two
+    // "Alta"); entries the examples created are theirs.
+    expect
+      .soft(
+        demoEntriesOnly(await demoSnapshot(server, keys, adminToken), before),
+        'the demo after the documents',
+      )
+      .toEqual(before);
     expect(problems, report).toEqual([]);
   }, 480_000);
 });

@@ -19,10 +19,10 @@ describe('server entry (real sockets)', () => {
   it('first start: migrates, prints the demo key once with curl, serves it, and closes on SIGTERM', async () => {
     dir = mkdtempSync(join(tmpdir(), 'gateway-'));
     started = await startServer({ DATABASE_URL: `file:${join(dir, 'service.sqlite')}` });
-    const key = (await started.waitForOutput(/(gtes_[A-Za-z0-9_-]{43})/))[1]!;
-    // The point-of-sale demo (200,000 receipts) is created before the listeners open: give a loaded
-    // 2-core CI machine time for it.
-    await started.waitForOutput(/Server listening at http:\/\/127\.0\.0\.1:\d+/, 90_000);
+    // The point-of-sale demo (200,000 receipts) is created before the listeners open, and the banner with
+    // the keys printed once both listen: give a loaded 2-core CI machine time for it.
+    const key = (await started.waitForOutput(/export TICKET_KEY=(gtes_[A-Za-z0-9_-]{43})\n/, 200_000))[1]!;
+    expect(started.output()).toMatch(/Server listening at http:\/\/127\.0\.0\.1:\d+/);
     expect(started.output()).toContain(`curl -s -X POST`);
 
     // Sent in chunks without Content-Length (Transfer-Encoding: chunked).
@@ -46,7 +46,7 @@ describe('server entry (real sockets)', () => {
     started.kill('SIGTERM');
     expect(await started.exited).toBe(0);
     expect(started.output()).toMatch(/closed/);
-  }, 120_000);
+  }, 300_000);
 
   it('an invalid variable stops the start with a message naming it', async () => {
     started = await startServer({ PORT: 'eighty' });

@@ -8,6 +8,7 @@ import { checkBucketsCommand } from './check-buckets.js';
 import { CliError, EXIT } from './cli-error.js';
 import { helpdeskCommands } from './helpdesk-commands.js';
 import { importCommand } from './import-receipts.js';
+import { nativeAddonFailure } from '../runtime-check.js';
 import { localCommands } from './local-commands.js';
 import { mailCommand } from './mail-commands.js';
 import { stylesFor } from './output.js';
@@ -120,6 +121,13 @@ export async function run(argv: readonly string[]): Promise<number> {
       if (json) process.stdout.write(`${JSON.stringify(error.json ?? { error: error.message }, null, 2)}\n`);
       process.stderr.write(`${stylesFor(process.stderr).red('error:')} ${error.message}\n`);
       return error.exitCode;
+    }
+    // better-sqlite3 loads its addon when a command first opens a database: one built for another Node
+    // is one line naming the rebuild, not a stack trace.
+    const addon = nativeAddonFailure(error);
+    if (addon !== null) {
+      process.stderr.write(`${stylesFor(process.stderr).red('error:')} ${addon}\n`);
+      return EXIT.failed;
     }
     process.stderr.write(
       `${stylesFor(process.stderr).red('error:')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -127,6 +127,19 @@ export function createUserAccounts<T extends UserTable, U extends { active: bool
     },
 
     /**
+     * Sets a password without the current one (the operator's new password for the demo user,
+     * `partner-gateway demo credentials`) and ends the user's links, as a change does.
+     */
+    setPassword: async (id: string, next: string): Promise<void> => {
+      const hash = await hashPassword(next);
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await setPasswordHash(trx, id, hash, now);
+        await endUserLinks(trx, links, id, now);
+      });
+    },
+
+    /**
      * Changes a signed-in user's password and ends their links; false when the user is unknown, disabled
      * or without a password, or the current one is wrong.
      */

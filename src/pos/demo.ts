@@ -2,6 +2,7 @@ import { SERVICE_ACTOR } from '../audit/actor.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { keyOutcomeValue } from './keys/merchant-key-problem.js';
+import type { KeyCreateInput } from './keys/merchant-key-input.js';
 import type { MerchantKeyService } from './keys/merchant-key-service.js';
 import { PAYMENT_METHODS } from './receipts/payment-methods.js';
 import type { PosDataService } from './places/pos-data-service.js';
@@ -15,6 +16,13 @@ export const DEMO_ACCOUNT = 'demo';
 
 /** How many receipts the demo writes (about 1,000 a day over 200 days). */
 export const DEMO_RECEIPTS = 200_000;
+
+/** The demo merchant's key: what the first start creates, and `partner-gateway demo credentials` again. */
+export const DEMO_KEY = {
+  name: 'Demo integration',
+  permissions: ['sale-by-payment-method.view', 'event.view'],
+  places: 'all',
+} as const satisfies KeyCreateInput;
 
 const DAY_MS = 86_400_000;
 
@@ -140,11 +148,7 @@ export async function seedPosDemo(
   const created = keyOutcomeValue(
     await merchantKeys.create(
       DEMO_ACCOUNT,
-      {
-        name: 'Demo integration',
-        permissions: ['sale-by-payment-method.view', 'event.view'],
-        places: 'all',
-      },
+      { ...DEMO_KEY, permissions: [...DEMO_KEY.permissions] },
       SERVICE_ACTOR,
     ),
   );

@@ -189,14 +189,20 @@ export function createMerchantUserService(deps: {
     /** Changes a signed-in user's password and ends their links; false when the current one is wrong. */
     changePassword: accounts.changePassword,
 
-    /** Creates a user with a password at once (the demo user); an existing address is left as it is. */
+    /** Creates a user with a password at once (the demo user); an existing address is left as it is, or, with
+     * `replace`, gets the password and its links end (`partner-gateway demo credentials`). */
     async ensureWithPassword(
       accountId: string,
       email: string,
       name: string,
       password: string,
+      options: { replace?: boolean } = {},
     ): Promise<MerchantUser> {
       const existing = await findRowByEmail(email);
+      if (existing !== undefined && options.replace === true) {
+        if (existing.account_id !== accountId) throw conflict(`"${email}" is a user of another account.`);
+        await accounts.setPassword(existing.id, password);
+      }
       if (existing !== undefined) return toUser(existing);
       const now = clock.now();
       const row: MerchantUserRecord = {
