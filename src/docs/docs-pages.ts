@@ -2,6 +2,7 @@ import { escapeHtml } from '../lib/escape-html.js';
 import type { Json } from '../openapi/schema-components.js';
 import type { DocsAssets } from './docs-assets.js';
 import type { Guide } from './getting-started.js';
+import { PROBLEM_CODES_PATH } from './problem-codes.js';
 
 /**
  * The Content-Security-Policy of the pages: everything from this service and nothing else (no CDN, no
@@ -49,7 +50,8 @@ export const API_PAGES = {
   },
 } as const satisfies Record<string, ApiPage>;
 
-function layout(options: {
+/** A page of the documentation: its head, the navigation, then `body`. */
+export function layout(options: {
   title: string;
   prefix: string;
   assets: DocsAssets;
@@ -76,6 +78,7 @@ function layout(options: {
 <a href="${prefix}">All documentation</a>
 <a href="${prefix}${API_PAGES['help-desk'].path}">Help-desk tickets</a>
 <a href="${prefix}${API_PAGES.pos.path}">Point-of-sale data</a>
+<a href="${prefix}${PROBLEM_CODES_PATH}">Problem codes</a>
 </nav>
 </header>
 ${options.body}${script}
@@ -108,6 +111,8 @@ generated from the same route tables the server runs.</p>
 <ul class="docs-cards">
 ${cards}
 </ul>
+<p>What each refusal's <code>code</code> means and what to do about it:
+<a href="${prefix}${PROBLEM_CODES_PATH}">Problem codes</a>.</p>
 <p>The OpenAPI documents can be fed to a client generator. These pages allow 30 requests a minute from one
 address; the APIs' own limits are separate.</p>
 </main>`,
