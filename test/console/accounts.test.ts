@@ -277,7 +277,8 @@ describeEachDialect('console: merchant accounts', (dialect) => {
     const keyPage = await agent.get(`/console/accounts/${DEMO_ACCOUNT}/keys/${bare.id}`);
     expect(keyPage.body).toContain(`/console/accounts/${DEMO_ACCOUNT}/refusals?key=${bare.id}`);
     const bareOnly = await agent.get(`/console/accounts/${DEMO_ACCOUNT}/refusals?key=${bare.id}`);
-    expect(rowOf(empty.body, ids[0]!)).not.toBe('');
+    expect(rowOf(bareOnly.body, ids[0]!)).not.toBe('');
+    expect(rowOf(bareOnly.body, ids[1]!)).toBe('');
   });
 
   it('the operator creates and edits an account with the admin API’s schema, naming the field at fault', async () => {
