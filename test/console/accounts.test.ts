@@ -2,6 +2,7 @@ import { beforeEach, expect, it, vi } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import type { BackOfficeAction } from '../../src/audit/back-office-log.js';
 import { DEMO_ACCOUNT, seedPosDemo } from '../../src/pos/demo.js';
+import type { PosPermission } from '../../src/pos/api/pos-permissions.js';
 import { keyOutcomeValue } from '../../src/pos/keys/merchant-key-problem.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { signedInStaff } from './console-agent.js';
@@ -227,7 +228,7 @@ describeEachDialect('console: merchant accounts', (dialect) => {
 
   it('the refusals page shows each refused call: status, code linked to its anchor, param, detail, key, request id; filtered per key', async () => {
     const { agent } = await staff('support');
-    const keyNamed = async (name: string, permissions: string[]) =>
+    const keyNamed = async (name: string, permissions: PosPermission[]) =>
       keyOutcomeValue(
         await t.services.merchantKeys.create(
           DEMO_ACCOUNT,

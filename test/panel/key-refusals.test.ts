@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { DEMO_ACCOUNT, seedPosDemo } from '../../src/pos/demo.js';
+import type { PosPermission } from '../../src/pos/api/pos-permissions.js';
 import { keyOutcomeValue } from '../../src/pos/keys/merchant-key-problem.js';
 import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
@@ -40,7 +41,7 @@ async function signedIn(t: TestApp, account: string, email: string, lang?: 'en')
 }
 
 /** A key of the account, with the permissions given. */
-async function keyOf(t: TestApp, account: string, name: string, permissions: string[]) {
+async function keyOf(t: TestApp, account: string, name: string, permissions: PosPermission[]) {
   return keyOutcomeValue(
     await t.services.merchantKeys.create(account, { name, permissions, places: 'all' }, SERVICE_ACTOR),
   );
