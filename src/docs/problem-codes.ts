@@ -230,7 +230,7 @@ export function problemAnchor(code: string): string {
 export const PROBLEM_CODES_PATH = '/problems';
 
 /** Whether a text is a code of the catalogue (an older or foreign code gets no link). */
-export function isProblemCode(code: string): code is ProblemCode {
+function isProblemCode(code: string): code is ProblemCode {
   return Object.hasOwn(PROBLEM_CODE_TEXTS, code);
 }
 
