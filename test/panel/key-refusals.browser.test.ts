@@ -59,9 +59,9 @@ describe.skipIf(!HAS_CHROMIUM)(
         await page.setViewportSize({ width, height });
         await page.screenshot({ path: join(shots, `refusals-${name}-${label}.png`), fullPage: true });
         // Nothing wider than the screen: the table stacks into cards on a phone.
-        const overflow = (await page.evaluate(
+        const overflow = await page.evaluate<number>(
           'document.documentElement.scrollWidth - window.innerWidth',
-        )) as number;
+        );
         expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
       }
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -111,7 +111,9 @@ describe.skipIf(!HAS_CHROMIUM)(
       await page.waitForURL(`${base}/docs/problems#problem-invalid_parameter`);
       const target = page.locator('#problem-invalid_parameter');
       await expect(target.innerText()).resolves.toContain('What to do.');
-      await expect(target.evaluate((element) => element.matches(':target'))).resolves.toBe(true);
+      await expect(
+        page.evaluate<string | null>("document.querySelector(':target')?.id ?? null"),
+      ).resolves.toBe('problem-invalid_parameter');
       await page.screenshot({ path: join(shots, 'refusals-docs-anchor-desktop.png') });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${base}/docs/problems#problem-forbidden_permission`);
