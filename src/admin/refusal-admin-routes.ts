@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { problemDocPath } from '../docs/problem-codes.js';
 import { Problem } from '../errors/problem.js';
 import { systemPath } from '../helpdesk/system-input.js';
 import { REFUSALS_KEPT, type Refusal } from '../observability/refusal-log.js';
@@ -27,6 +28,18 @@ const refusal = z
     credential: z.string().nullable().meta({
       description: 'The merchant key’s id, or `current`/`previous` for a system’s key.',
     }),
+    param: z.string().nullable().meta({
+      description:
+        'The field or query parameter the answer named in its `param` (`limit`, `requester.name`); null when it named none, and for refusals recorded before this field was.',
+    }),
+    detail: z.string().nullable().meta({
+      description:
+        'The answer’s `detail` as the caller read it (English), at most 500 characters, anything shaped like a key redacted; null for refusals recorded before this field was.',
+    }),
+    doc_url: z.string().nullable().meta({
+      description:
+        'Where the documentation pages explain the code and what to do about it (`{PUBLIC_BASE_URL}/docs/problems#problem-<code>`); null without a code.',
+    }),
   })
   .meta({ id: 'Refusal' });
 
@@ -40,9 +53,12 @@ const refusalList = z.strictObject({ data: z.array(refusal) }).meta({
           request_id: '0b8e6f0e-3a52-4f1e-9d55-7a4c1e2b9f10',
           api: 'pos',
           operation: 'listEvents',
-          status: 429,
-          code: 'rate_limited',
+          status: 422,
+          code: 'invalid_parameter',
           credential: '01J8Z6Q5R8J1K2M3N4P5Q6R7S8',
+          param: 'limit',
+          detail: '"limit" must be an integer from 1 to 100.',
+          doc_url: 'https://gateway.example.com/docs/problems#problem-invalid_parameter',
         },
       ],
     },
@@ -54,9 +70,10 @@ async function refusalsOf(
   services: Services,
   subject: Subject,
   limit: number,
-): Promise<{ status: number; body: { data: Refusal[] } }> {
+): Promise<{ status: number; body: { data: (Refusal & { doc_url: string | null })[] } }> {
+  let refusals: Refusal[];
   try {
-    return { status: 200, body: { data: await services.refusals.list(subject, limit) } };
+    refusals = await services.refusals.list(subject, limit);
   } catch {
     services.metrics.refusalLogFailed();
     throw Problem.of(
@@ -65,6 +82,12 @@ async function refusalsOf(
       { 'retry-after': '5' },
     );
   }
+  const base = services.config.publicBaseUrl;
+  const data = refusals.map((refusal) => {
+    const path = problemDocPath(refusal.code);
+    return { ...refusal, doc_url: path === null ? null : `${base}${path}` };
+  });
+  return { status: 200, body: { data } };
 }
 
 const DESCRIPTION = `Newest first, the last ${REFUSALS_KEPT} kept. A refusal is any answer of 400 or above to a call whose key was recognized (an expired, revoked or rotated-out key included), so calls refused before their key was read (an IP block, say) are not here. Written in the background: a refusal may take a moment to appear.`;

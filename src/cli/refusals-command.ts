@@ -20,7 +20,10 @@ export function refusalsCommand(): Command {
       'after',
       `
 Each line: when, the request id (X-Request-Id of the answer), the operation,
-the status and the problem's code, and the key it came with.
+the status and the problem's code, the key it came with, the parameter the
+answer named (param) and its detail (cut at 60 characters; --json has it
+whole). Below the table, where each code is explained on the documentation
+pages (/docs/problems#problem-<code>).
 
 Examples:
   $ partner-gateway refusals --system demo
@@ -39,7 +42,28 @@ Examples:
           query: { limit: options.limit },
         });
         out.result(page, () => {
-          out.table(page.data, ['at', 'request_id', 'operation', 'status', 'code', 'credential']);
+          out.table(page.data, [
+            'at',
+            'request_id',
+            'operation',
+            'status',
+            'code',
+            'credential',
+            'param',
+            'detail',
+          ]);
+          const explained = new Map(
+            page.data.flatMap((refusal) =>
+              typeof refusal.code === 'string' && typeof refusal.doc_url === 'string'
+                ? [[refusal.code, refusal.doc_url] as const]
+                : [],
+            ),
+          );
+          if (explained.size === 0) return;
+          out.line();
+          out.line(out.out.bold('What the codes mean:'));
+          const width = Math.max(...[...explained.keys()].map((code) => code.length));
+          for (const [code, url] of explained) out.line(`  ${code.padEnd(width)}  ${url}`);
         });
       }),
     );

@@ -1,4 +1,5 @@
 import { mergeCatalogues, type Catalogue } from '../web/i18n.js';
+import { REFUSAL_MESSAGES } from '../web/refusal-table.js';
 import { WEB_MESSAGES } from '../web/web-messages.js';
 import { ACCOUNTS_MESSAGES } from './messages/accounts.js';
 import { CATALOG_MESSAGES } from './messages/catalog.js';
@@ -124,6 +125,7 @@ export const CONSOLE_MESSAGES = mergeCatalogues(
   CATALOG_MESSAGES,
   STAFF_MESSAGES,
   MAILBOX_MESSAGES,
+  REFUSAL_MESSAGES,
 );
 
 export type ConsoleMessage = keyof (typeof CONSOLE_MESSAGES)['en'];

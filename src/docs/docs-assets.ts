@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { faviconSvg } from '../web/web-assets.js';
 import { DOCS_STYLE } from './docs-style.js';
+import { PROBLEMS_STYLE } from './problems-style.js';
 
 /** A file the documentation pages load, served under a path that changes whenever its bytes do. */
 export interface DocsAsset {
@@ -87,7 +88,11 @@ export function docsAssets(): DocsAssets {
         dist('swagger-ui-bundle.js'),
         START_RENDERER,
       ]),
-      stylesheet: asset('docs', 'css', 'text/css; charset=utf-8', [dist('swagger-ui.css'), DOCS_STYLE]),
+      stylesheet: asset('docs', 'css', 'text/css; charset=utf-8', [
+        dist('swagger-ui.css'),
+        DOCS_STYLE,
+        PROBLEMS_STYLE,
+      ]),
       icon: asset('icon', 'svg', 'image/svg+xml', [faviconSvg(DOCS_COLOUR)]),
     };
   }

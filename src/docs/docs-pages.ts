@@ -2,6 +2,7 @@ import { escapeHtml } from '../lib/escape-html.js';
 import type { Json } from '../openapi/schema-components.js';
 import type { DocsAssets } from './docs-assets.js';
 import type { Guide } from './getting-started.js';
+import { PROBLEM_CODES_PATH } from './problem-codes.js';
 
 /**
  * The Content-Security-Policy of the pages: everything from this service and nothing else (no CDN, no
@@ -79,6 +80,7 @@ export function layout(options: {
 <a href="${prefix}">All documentation</a>
 <a href="${prefix}${API_PAGES['help-desk'].path}">Help-desk tickets</a>
 <a href="${prefix}${API_PAGES.pos.path}">Point-of-sale data</a>
+<a href="${prefix}${PROBLEM_CODES_PATH}">Problem codes</a>
 </nav>
 </header>
 ${options.body}${script}
@@ -111,6 +113,8 @@ generated from the same route tables the server runs.</p>
 <ul class="docs-cards">
 ${cards}
 </ul>
+<p>What each refusal's <code>code</code> means and what to do about it:
+<a href="${prefix}${PROBLEM_CODES_PATH}">Problem codes</a>.</p>
 <p>The OpenAPI documents can be fed to a client generator. These pages allow 30 requests a minute from one
 address; the APIs' own limits are separate.</p>
 </main>`,

@@ -13,6 +13,8 @@ import { docsAssets, type DocsAsset } from './docs-assets.js';
 import { API_PAGES, DOCS_CSP, indexPage, referencePage } from './docs-pages.js';
 import { rateLimitedPage, readerLocale, wantsPage } from './docs-refusal.js';
 import { helpDeskGuide, posGuide } from './getting-started.js';
+import { PROBLEM_CODES_PATH } from './problem-codes.js';
+import { problemsPage } from './problems-page.js';
 import { addStrictTransportSecurity } from '../web/https-only.js';
 
 // The documentation of both public APIs, outside both prefixes, under /docs (docs/pos-api.md, Settled
@@ -95,6 +97,9 @@ export function registerDocs(app: FastifyInstance, deps: DocsDeps): void {
       }
       docs.get('/', (_request, reply) =>
         page(reply).send(indexPage(DOCS_PREFIX, docsAssets(), deps.publicBaseUrl)),
+      );
+      docs.get(PROBLEM_CODES_PATH, (_request, reply) =>
+        page(reply).send(problemsPage(DOCS_PREFIX, docsAssets())),
       );
       docs.get(API_PAGES['help-desk'].path, (_request, reply) =>
         page(reply).send(

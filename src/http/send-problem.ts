@@ -4,7 +4,12 @@ import { noteRequest } from '../observability/request-facts.js';
 
 /** Writes a problem as `application/problem+json`, with the headers that belong to it. */
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
-  noteRequest(reply.request, { code: problem.code });
+  const { param } = problem.extras;
+  noteRequest(reply.request, {
+    code: problem.code,
+    detail: problem.detail,
+    ...(typeof param === 'string' ? { param } : {}),
+  });
   return reply
     .code(problem.status)
     .headers(problem.headers)

@@ -1,4 +1,6 @@
 import type { Clock } from '../clock.js';
+import { redactKeys } from '../lib/redact-keys.js';
+import { codePointLength, truncateCodePoints } from '../lib/unicode-text.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { ApiName, Subject } from './request-facts.js';
 
@@ -10,6 +12,10 @@ import type { ApiName, Subject } from './request-facts.js';
 
 /** How many refusals are kept per system or account, newest first. */
 export const REFUSALS_KEPT = 100;
+/** The longest `detail` kept, in code points; a longer one is cut and ends with `…`. */
+const REFUSAL_DETAIL_MAX = 500;
+/** The longest `param` kept, in code points (the APIs' own are short: `limit`, `requester.name`). */
+const REFUSAL_PARAM_MAX = 100;
 /** A subject's list is dropped this long after its last refusal (Redis; in memory, the oldest lists go). */
 const REFUSALS_TTL_MS = 30 * 24 * 3_600_000;
 
@@ -27,6 +33,22 @@ export interface Refusal {
   code: string | null;
   /** The merchant key's id, or `current`/`previous` for a system's key. */
   credential: string | null;
+  /** The field or query parameter the answer named in `param`; null when it named none (or an older entry). */
+  param: string | null;
+  /** The answer's `detail`, key-shaped text redacted and cut; null for an older entry. */
+  detail: string | null;
+}
+
+/** Text as kept: anything shaped like a key redacted, then cut to `max` code points. */
+function kept(text: string | null | undefined, max: number): string | null {
+  if (text === null || text === undefined) return null;
+  const redacted = redactKeys(text);
+  return codePointLength(redacted) <= max ? redacted : `${truncateCodePoints(redacted, max - 1)}…`;
+}
+
+/** An entry as read: the fields an older entry lacks read as null. */
+function refusalOf(entry: Omit<Refusal, 'param' | 'detail'> & Partial<Refusal>): Refusal {
+  return { ...entry, param: entry.param ?? null, detail: entry.detail ?? null };
 }
 
 /** The refusal log over a store, with the clock that dates entries and a counter of its failures. */
@@ -39,8 +61,17 @@ export function createRefusalLog(deps: {
   const keyOf = (subject: Subject) => `refusals:${subject.kind}:${subject.id}`;
   return {
     /** Records one refusal of a subject, in the background. */
-    record(subject: Subject, refusal: Omit<Refusal, 'at'>): void {
-      const entry = JSON.stringify({ at: new Date(clock.now()).toISOString(), ...refusal });
+    record(
+      subject: Subject,
+      refusal: Omit<Refusal, 'at' | 'param' | 'detail'> & Partial<Pick<Refusal, 'param' | 'detail'>>,
+    ): void {
+      const entry = JSON.stringify({
+        at: new Date(clock.now()).toISOString(),
+        ...refusal,
+        // Never a key: details carry none today, but what is kept for a month is redacted all the same.
+        param: kept(refusal.param, REFUSAL_PARAM_MAX),
+        detail: kept(refusal.detail, REFUSAL_DETAIL_MAX),
+      });
       store.pushRecent(keyOf(subject), entry, REFUSALS_KEPT, REFUSALS_TTL_MS).catch(onError);
     },
     /** The subject's last refusals, newest first, at most `limit`. */
@@ -48,7 +79,7 @@ export function createRefusalLog(deps: {
       const entries = await store.recent(keyOf(subject), Math.min(limit, REFUSALS_KEPT));
       return entries.flatMap((entry) => {
         try {
-          return [JSON.parse(entry) as Refusal];
+          return [refusalOf(JSON.parse(entry) as Refusal)];
         } catch {
           return [];
         }

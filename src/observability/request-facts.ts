@@ -52,6 +52,10 @@ export interface RequestFacts {
   operation?: string;
   /** The problem code of a refusal; null for a problem without one (the POS API's 415). */
   code?: string | null;
+  /** The refusal's `param` (the field or query parameter to fix), when its answer named one. */
+  param?: string;
+  /** The refusal's `detail`, as its answer said it (English, the text the caller read). */
+  detail?: string;
   /** The limit that refused the call, if one did. */
   limit?: LimitKind;
   /** The system or account whose key was presented, once the key was recognized. */

@@ -63,6 +63,8 @@ export function createRequestObserver(deps: {
         status,
         code,
         credential: facts.credential ?? null,
+        param: facts.param ?? null,
+        detail: facts.detail ?? null,
       });
     }
     const level = QUIET_OPERATIONS.has(operation) ? 'debug' : 'info';

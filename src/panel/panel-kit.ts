@@ -24,6 +24,8 @@ export type PanelServices = Pick<
   | 'sales'
   | 'config'
   | 'keyAudit'
+  | 'refusals'
+  | 'metrics'
 >;
 
 /** A page's context: the signed-in merchant user and who they are to the audit trail. */

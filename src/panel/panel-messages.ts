@@ -1,5 +1,7 @@
 import { mergeCatalogues } from '../web/i18n.js';
+import { REFUSAL_MESSAGES } from '../web/refusal-table.js';
 import { WEB_MESSAGES } from '../web/web-messages.js';
+import { KEY_REFUSAL_MESSAGES } from './pages/keys/key-refusal-messages.js';
 
 // The merchant panel's own texts, in Portuguese (the default) and English (issue 13, How it is built);
 // those every face shares are in src/web/web-messages.ts.
@@ -295,6 +297,11 @@ const en: Record<Key, string> = {
 };
 
 /** The panel's texts and those every face shares. */
-export const PANEL_MESSAGES = mergeCatalogues(WEB_MESSAGES, { 'pt-BR': ptBR, en });
+export const PANEL_MESSAGES = mergeCatalogues(
+  WEB_MESSAGES,
+  { 'pt-BR': ptBR, en },
+  REFUSAL_MESSAGES,
+  KEY_REFUSAL_MESSAGES,
+);
 
 export type PanelMessage = keyof (typeof PANEL_MESSAGES)['en'];

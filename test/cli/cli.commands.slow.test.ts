@@ -307,9 +307,10 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
       }>().data;
     }
     expect(refusals[0]).toMatchObject({ request_id: requestId, status: 401, code: 'invalid_token' });
-    expect((await cli('refusals', '--account', 'keyacct', '--limit', '1')).stdout).toContain(
-      String(requestId),
-    );
+    const text = (await cli('refusals', '--account', 'keyacct', '--limit', '1')).stdout;
+    expect(text).toContain(String(requestId));
+    // Below the table, where the code is explained (docs/operations.md, Why did my call fail).
+    expect(text).toMatch(/What the codes mean:\n {2}invalid_token {2}http\S+\/docs\/problems#problem-invalid_token\n/);
     expect((await cli('refusals')).code).toBe(2); // one of --system or --account
   });
 

@@ -1,7 +1,8 @@
-import { beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it, vi } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import type { BackOfficeAction } from '../../src/audit/back-office-log.js';
 import { DEMO_ACCOUNT, seedPosDemo } from '../../src/pos/demo.js';
+import type { PosPermission } from '../../src/pos/api/pos-permissions.js';
 import { keyOutcomeValue } from '../../src/pos/keys/merchant-key-problem.js';
 import { describeEachDialect, useTestApp } from '../helper.js';
 import { signedInStaff } from './console-agent.js';
@@ -225,36 +226,60 @@ describeEachDialect('console: merchant accounts', (dialect) => {
     expect(revoked?.details).toEqual({ previous_key_ended: false });
   });
 
-  it('the refusals page shows status, code, operation and request id of the account’s refused calls', async () => {
+  it('the refusals page shows each refused call: status, code linked to its anchor, param, detail, key, request id; filtered per key', async () => {
     const { agent } = await staff('support');
-    const created = keyOutcomeValue(
-      await t.services.merchantKeys.create(
-        DEMO_ACCOUNT,
-        { name: 'Sem permissões', permissions: [], places: 'all' },
-        SERVICE_ACTOR,
-      ),
-    );
-    const refused = await t.call({
-      method: 'GET',
-      url: '/v1/api-public/events?place=SP01',
-      headers: { authorization: `Bearer ${created.key}` },
-    });
-    expect(refused.statusCode).toBe(403);
-    const requestId = String(refused.headers['x-request-id']);
-    // Written in the background: wait until it is there.
-    for (let tries = 0; tries < 50; tries += 1) {
+    const keyNamed = async (name: string, permissions: PosPermission[]) =>
+      keyOutcomeValue(
+        await t.services.merchantKeys.create(
+          DEMO_ACCOUNT,
+          { name, permissions, places: 'all' },
+          SERVICE_ACTOR,
+        ),
+      );
+    const bare = await keyNamed('Sem permissões', []);
+    const reader = await keyNamed('Leitor de eventos', ['event.view']);
+    const call = (key: string, url: string) =>
+      t.call({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+    const forbidden = await call(bare.key, '/v1/api-public/events?place=SP01');
+    expect(forbidden.statusCode).toBe(403);
+    const invalid = await call(reader.key, '/v1/api-public/events?place=SP01&limit=500');
+    expect(invalid.statusCode).toBe(422);
+    const ids = [forbidden, invalid].map((answer) => String(answer.headers['x-request-id']));
+    // Written in the background: wait until both are there.
+    await vi.waitFor(async () => {
       const list = await t.services.refusals.list({ kind: 'account', id: DEMO_ACCOUNT });
-      if (list.some((r) => r.request_id === requestId)) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      expect(ids.every((id) => list.some((r) => r.request_id === id))).toBe(true);
+    });
+    const rowOf = (body: string, id: string) =>
+      new RegExp(`<tr data-request-id="${id}"[^>]*>[\\s\\S]*?</tr>`).exec(body)?.[0] ?? '';
+
     const page = await agent.get(`/console/accounts/${DEMO_ACCOUNT}/refusals`);
     expect(page.statusCode).toBe(200);
-    const row = new RegExp(`<tr data-request-id="${requestId}">[\\s\\S]*?</tr>`).exec(page.body)?.[0] ?? '';
-    expect(row).toContain('403');
-    expect(row).toContain('forbidden_permission');
-    expect(row).toContain('listEvents');
-    expect(row).toContain('Sem permissões');
-    expect(row).toContain(requestId);
+    const denied = rowOf(page.body, ids[0]!);
+    expect(denied).toContain('403');
+    expect(denied).toContain('href="https://api.example.test/docs/problems#problem-forbidden_permission"');
+    expect(denied).toContain('listEvents');
+    expect(denied).toContain('Sem permissões');
+    expect(denied).toContain('lacks the permission');
+    const refused = rowOf(page.body, ids[1]!);
+    expect(refused).toContain('href="https://api.example.test/docs/problems#problem-invalid_parameter"');
+    expect(refused).toContain('<code>limit</code>');
+    expect(refused).toContain('must be an integer from 1 to 100');
+    expect(refused).toContain('Leitor de eventos');
+
+    // One key's: the other key's refusal is not listed, and the filter says which key is shown.
+    const one = await agent.get(`/console/accounts/${DEMO_ACCOUNT}/refusals?key=${reader.id}`);
+    expect(one.statusCode).toBe(200);
+    expect(rowOf(one.body, ids[1]!)).not.toBe('');
+    expect(rowOf(one.body, ids[0]!)).toBe('');
+    expect(one.body).toContain(`<option value="${reader.id}" selected`);
+    // A key of no account (or of another) is not found; the key's page links to its refusals.
+    expect((await agent.get(`/console/accounts/${DEMO_ACCOUNT}/refusals?key=NOPE`)).statusCode).toBe(404);
+    const keyPage = await agent.get(`/console/accounts/${DEMO_ACCOUNT}/keys/${bare.id}`);
+    expect(keyPage.body).toContain(`/console/accounts/${DEMO_ACCOUNT}/refusals?key=${bare.id}`);
+    const bareOnly = await agent.get(`/console/accounts/${DEMO_ACCOUNT}/refusals?key=${bare.id}`);
+    expect(rowOf(bareOnly.body, ids[0]!)).not.toBe('');
+    expect(rowOf(bareOnly.body, ids[1]!)).toBe('');
   });
 
   it('the operator creates and edits an account with the admin API’s schema, naming the field at fault', async () => {

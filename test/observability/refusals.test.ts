@@ -64,6 +64,10 @@ describeEachDialect('refusals of a system or account', (dialect) => {
         status: 429,
         code: 'rate_limited',
         credential: 'current',
+        param: null,
+        detail:
+          'This system used its 2 calls of the last minute. Retry after the time in the Retry-After header.',
+        doc_url: 'https://api.example.test/docs/problems#problem-rate_limited',
       },
       {
         at: '2026-11-20T12:00:00.000Z',
@@ -73,6 +77,9 @@ describeEachDialect('refusals of a system or account', (dialect) => {
         status: 403,
         code: 'forbidden_scope',
         credential: 'current',
+        param: null,
+        detail: 'This key lacks the scope "lead.create" that this route requires.',
+        doc_url: 'https://api.example.test/docs/problems#problem-forbidden_scope',
       },
     ]);
     expect(requestId(limited)).toMatch(UUID);
@@ -113,6 +120,70 @@ describeEachDialect('refusals of a system or account', (dialect) => {
       },
     ]);
     expect(data[0]!.at).toBe('2026-11-20T12:00:01.000Z');
+  });
+
+  it('a refusal keeps the param and detail its answer gave: a POS call with a bad limit, a ticket field', async () => {
+    const { key } = await seedPos(t, ['event.view']);
+    const refused = await posGet(t, '/v1/api-public/events?place=P1&limit=500', key);
+    expectProblem(refused, 422, 'invalid_parameter');
+    const answered = bodyOf(refused);
+    expect(answered.param).toBe('limit');
+    const [entry] = await refusals(t, ACCOUNT_REFUSALS, 1);
+    expect(entry).toMatchObject({
+      request_id: requestId(refused),
+      operation: 'listEvents',
+      status: 422,
+      code: 'invalid_parameter',
+      param: 'limit',
+      detail: answered.detail,
+      doc_url: 'https://api.example.test/docs/problems#problem-invalid_parameter',
+    });
+    expect(entry!.detail).toMatch(/"limit"/);
+
+    const keys = await seedHelpdesk(t);
+    const missing = await postTicket(t, keys.alpha, { external_id: 'x-1', company: 'acme' });
+    expectProblem(missing, 422, 'missing_description');
+    const [field] = await refusals(t, SYSTEM_REFUSALS, 1);
+    expect(field).toMatchObject({
+      code: 'missing_description',
+      param: 'description',
+      detail: bodyOf(missing).detail,
+    });
+  });
+
+  it('what is kept of a detail: key-shaped text redacted, cut to 500 characters; older entries read as null', async () => {
+    await seedHelpdesk(t);
+    const subject = { kind: 'system', id: 'alpha' } as const;
+    const base = {
+      api: 'helpdesk',
+      operation: 'createHelpDeskTicket',
+      status: 422,
+      credential: 'current',
+    } as const;
+    t.services.refusals.record(subject, {
+      ...base,
+      request_id: 'r-key',
+      code: 'invalid_field',
+      param: 'requester.name',
+      detail: `A key gtes_${'a'.repeat(43)} in a detail, and ${'é'.repeat(600)}`,
+    });
+    const [entry] = await refusals(t, SYSTEM_REFUSALS, 1);
+    expect(entry!.detail).toMatch(/^A key \[redacted key\] in a detail, and é+…$/);
+    expect(Array.from(entry!.detail as string)).toHaveLength(500);
+    expect(entry!.detail).not.toContain('gtes_');
+    expect(entry!.param).toBe('requester.name');
+
+    // An entry written before param and detail were kept (straight into the store, as it was).
+    const old = {
+      at: '2026-11-19T12:00:00.000Z',
+      request_id: 'r-old',
+      ...base,
+      code: null,
+      credential: 'previous',
+    };
+    await t.services.rateLimits.pushRecent('refusals:system:alpha', JSON.stringify(old), 100, 60_000);
+    const [read] = await refusals(t, SYSTEM_REFUSALS, 2);
+    expect(read).toEqual({ ...old, param: null, detail: null, doc_url: null });
   });
 
   it('an unknown system or account is 404; the token of neither role is 401', async () => {

@@ -65,13 +65,8 @@ const en = {
     'No refusal recorded for this system: none of its recognized calls got an answer of 400 or above in the last 30 days.',
   sysRefusalsUnavailable:
     'The shared store that keeps the refusals does not answer. Reload the page in a moment.',
-  sysStatus: 'Status',
-  sysCode: 'Code',
-  sysOperation: 'Operation',
-  sysCredential: 'Key used',
   sysCredentialCurrent: 'Current',
   sysCredentialPrevious: 'Previous',
-  sysRequestId: 'Request id',
   sysTicketsTitle: 'Tickets of “{name}”',
   sysTicketsIntro: 'Every ticket this system opened, through the ticket API or its webhook, newest first.',
   sysTicketsEmpty: 'This system has not opened any ticket yet.',
@@ -236,13 +231,8 @@ const ptBR: Record<Key, string> = {
     'Nenhuma recusa registrada para este sistema: nenhuma chamada reconhecida dele recebeu resposta 400 ou acima nos últimos 30 dias.',
   sysRefusalsUnavailable:
     'O armazenamento compartilhado que guarda as recusas não responde. Recarregue a página daqui a pouco.',
-  sysStatus: 'Status',
-  sysCode: 'Código',
-  sysOperation: 'Operação',
-  sysCredential: 'Chave usada',
   sysCredentialCurrent: 'Atual',
   sysCredentialPrevious: 'Anterior',
-  sysRequestId: 'Id da requisição',
   sysTicketsTitle: 'Chamados de “{name}”',
   sysTicketsIntro:
     'Todos os chamados que este sistema abriu, pela API de chamados ou pelo webhook, dos mais recentes aos mais antigos.',

@@ -64,6 +64,15 @@ export function registerAccountKeyPage(kit: ConsoleKit): void {
             : ''
         }
       </div>
+      ${
+        ctx.can('readRefusals')
+          ? html`<p>
+              <a href="${accountHref(account.id, '/refusals')}?key=${encodeURIComponent(key.id)}"
+                >${t('accKeyRefusals')}</a
+              >
+            </p>`
+          : ''
+      }
       <h2>${t('accKeyHistory')}</h2>
       ${historyTable(t, locale, history, { account: account.id })}
       <p><a href="${accountHref(account.id)}">${t('accBackToAccount', { name: account.name })}</a></p>`;

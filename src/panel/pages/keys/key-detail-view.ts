@@ -54,6 +54,7 @@ export function keyDetailView(ctx: PanelContext, key: PosKey, history: readonly 
           : ''
       }
     </div>
+    <p><a href="${keyUrl(key.id, '/refusals')}">${t('refusalsLink')}</a></p>
     <h2>${t('history')}</h2>
     ${keyHistoryTable(history, {
       empty: t('historyEmpty'),

@@ -35,6 +35,7 @@ export function keyListView(ctx: PanelContext, view: KeyListView): SafeHtml {
     <p>${t('keysCount', { active, max: MAX_ACTIVE_KEYS })}</p>
     ${left <= 0 ? html`<div class="warning" role="status">${t('keysAtLimit', { max: MAX_ACTIVE_KEYS })}</div>` : left <= 3 ? html`<div class="warning" role="status">${t('keysNearLimit', { left, max: MAX_ACTIVE_KEYS })}</div>` : ''}
     ${left > 0 ? html`<p><a class="button" href="${PANEL_PREFIX}/keys/new">${t('newKey')}</a></p>` : ''}
+    ${keys.length === 0 ? '' : html`<p><a href="${PANEL_PREFIX}/keys/refusals">${t('refusalsAllLink')}</a></p>`}
     ${
       keys.length === 0
         ? html`<p>${t('keysEmpty')}</p>`
