@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
+import { nameStatements } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { ReadRoutingSqliteDialect } from './sqlite-read-routing.js';
 import { withStatementCache } from './statement-cache.js';
@@ -95,6 +96,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     pool.on('error', onConnectionError);
     pool.on('connect', (client) => {
       client.on('error', onConnectionError);
+      // The hot queries' texts run as named prepared statements (src/db/prepared-query.ts).
+      nameStatements(client);
     });
     return new Kysely<Database>({
       dialect: new PostgresDialect({ pool: observedPool(pool, max, options.observer) }),

@@ -1,14 +1,33 @@
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { NewHdTicket } from '../db/schema.js';
-import { insertTicketOnce, type Ticket } from './ticket-repository.js';
+import {
+  findTicketByExternalId,
+  insertOrFindTicketPostgres,
+  insertTicketOnce,
+  type Ticket,
+} from './ticket-repository.js';
 
-// Group commit of new tickets on SQLite. A ticket is acknowledged only once it is durable
-// (`synchronous = FULL`: the commit waits for the disk), and one commit per ticket made the disk's
-// flush the ceiling of the ticket route: about 1.5% of what a bare Fastify route answers. Tickets that
-// arrive while the database is busy are written together, in one transaction with one flush, and each
-// is answered only after that commit returned, so nothing acknowledged can be lost.
-// PostgreSQL needs none of this: concurrent commits of its pool already share WAL flushes.
+// Opening a ticket once per (system, external_id), answered only once it is durable.
+//
+// SQLite: group commit. A ticket is acknowledged only once it is durable (`synchronous = FULL`: the
+// commit waits for the disk), and one commit per ticket made the disk's flush the ceiling of the ticket
+// route: about 1.5% of what a bare Fastify route answers. Tickets that arrive while the database is busy
+// are written together, in one transaction with one flush, and each is answered only after that commit
+// returned, so nothing acknowledged can be lost. The stored ticket of an `external_id` is looked up on
+// the reader first, so a resubmission never waits for a commit.
+//
+// PostgreSQL: concurrent commits of the pool already share WAL flushes (group commit in the server), so
+// each ticket is one statement, one round trip: inserted, or the stored one of its `external_id` found.
+
+/** What opening a ticket came to: the new ticket, or the stored one of its `external_id`. */
+export interface OpenedTicket {
+  created: boolean;
+  ticket: Ticket;
+}
+
+/** Opens a ticket once per (system, external_id); answers after the new ticket is durable. */
+export type TicketInserts = (ticket: NewHdTicket) => Promise<OpenedTicket>;
 
 interface Pending {
   ticket: NewHdTicket;
@@ -16,12 +35,30 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** Inserts a ticket once per (system, external_id), as `insertTicketOnce`; answers after it is durable. */
-export type TicketInserts = (ticket: NewHdTicket) => Promise<Ticket | undefined>;
+/** The stored ticket of the new ticket's `external_id` (after an insert that found it taken). */
+async function storedTicket(db: Db, ticket: NewHdTicket): Promise<OpenedTicket> {
+  // Another request with the same external_id committed between our look-up and our insert.
+  const winner = await findTicketByExternalId(db, ticket.system_id, ticket.external_id);
+  if (winner === undefined) throw new Error('ticket registry conflict without a stored ticket');
+  return { created: false, ticket: winner };
+}
 
 /** The ticket inserts of a database: batched into shared commits on SQLite, one by one on PostgreSQL. */
 export function createTicketInserts(db: Db): TicketInserts {
-  if (isPostgres(db)) return (ticket) => insertTicketOnce(db, ticket);
+  if (isPostgres(db)) {
+    return async (ticket) => (await insertOrFindTicketPostgres(db, ticket)) ?? storedTicket(db, ticket);
+  }
+  const insert = groupCommit(db);
+  return async (ticket) => {
+    const existing = await findTicketByExternalId(db, ticket.system_id, ticket.external_id);
+    if (existing !== undefined) return { created: false, ticket: existing };
+    const created = await insert(ticket);
+    return created === undefined ? storedTicket(db, ticket) : { created: true, ticket: created };
+  };
+}
+
+/** SQLite: inserts of the tickets that arrive together, in one transaction and one flush. */
+function groupCommit(db: Db): (ticket: NewHdTicket) => Promise<Ticket | undefined> {
   let queue: Pending[] = [];
 
   async function commit(batch: Pending[]): Promise<void> {

@@ -1,11 +1,12 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database, NewHdTicket } from '../../src/db/schema.js';
 import { withStatementCache } from '../../src/db/statement-cache.js';
 import { createTicketInserts } from '../../src/helpdesk/ticket-inserts.js';
+import { describeEachDialect, type Dialect } from '../helper.js';
 
 // Group commit on SQLite (src/helpdesk/ticket-inserts.ts): tickets that arrive together share one
 // durable commit, each is answered only after it, and a ticket the database refuses fails alone.
@@ -55,19 +56,22 @@ describe('ticket inserts: group commit [sqlite]', () => {
     const before = commits();
     const stored = await Promise.all(Array.from({ length: 20 }, (_, n) => insert(ticket(n))));
     expect(commits() - before).toBe(1);
-    expect(stored.map((t) => t?.externalId)).toEqual(Array.from({ length: 20 }, (_, n) => `ext-${n}`));
-    expect(new Set(stored.map((t) => t?.number)).size).toBe(20);
+    expect(stored.map((t) => t.ticket.externalId)).toEqual(Array.from({ length: 20 }, (_, n) => `ext-${n}`));
+    expect(stored.every((t) => t.created)).toBe(true);
+    expect(new Set(stored.map((t) => t.ticket.number)).size).toBe(20);
     const rows = await db.selectFrom('hd_tickets').select('external_id').execute();
     expect(rows).toHaveLength(20);
     await db.destroy();
   });
 
-  it('the same external_id twice in one batch is stored once: the second gets undefined (a duplicate)', async () => {
+  it('the same external_id twice in one batch is stored once: the second gets the first (a duplicate)', async () => {
     const { db } = await countingDb();
     const insert = createTicketInserts(db);
     const [first, second] = await Promise.all([insert(ticket(1)), insert(ticket(1, 'other-id'))]);
-    expect(first?.externalId).toBe('ext-1');
-    expect(second).toBeUndefined();
+    expect(first).toMatchObject({ created: true, ticket: { externalId: 'ext-1', id: 't-1' } });
+    expect(second).toEqual({ created: false, ticket: first.ticket });
+    const again = await insert(ticket(1, 'third-id'));
+    expect(again).toEqual({ created: false, ticket: first.ticket });
     await db.destroy();
   });
 
@@ -84,5 +88,39 @@ describe('ticket inserts: group commit [sqlite]', () => {
     const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
     expect(rows.map((r) => r.external_id)).toEqual(['ext-1', 'ext-3']);
     await db.destroy();
+  });
+});
+
+describeEachDialect('ticket inserts: insert or find', (dialect: Dialect) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  beforeEach(async () => {
+    const opened = await dialect.open();
+    db = opened.db;
+    drop = () => opened.drop();
+  });
+  afterEach(async () => {
+    await drop();
+  });
+
+  it('a new external_id is created; the same again answers the stored ticket, unchanged', async () => {
+    const open = createTicketInserts(db);
+    const first = await open(ticket(1));
+    expect(first).toMatchObject({ created: true, ticket: { id: 't-1', externalId: 'ext-1' } });
+    expect(first.ticket.number).toMatch(/^I-\d{6,}$/);
+    const again = await open({ ...ticket(1, 't-other'), description: 'Another text.' });
+    expect(again).toEqual({ created: false, ticket: first.ticket });
+    const rows = await db.selectFrom('hd_tickets').select('id').execute();
+    expect(rows).toEqual([{ id: 't-1' }]);
+  });
+
+  it('the same external_id sent at once from many calls opens one ticket; every call gets it', async () => {
+    const open = createTicketInserts(db);
+    const opened = await Promise.all(Array.from({ length: 12 }, (_, n) => open(ticket(7, `t-${n}`))));
+    expect(opened.filter((o) => o.created)).toHaveLength(1);
+    const ids = new Set(opened.map((o) => o.ticket.id));
+    expect(ids.size).toBe(1);
+    const rows = await db.selectFrom('hd_tickets').select('id').execute();
+    expect(rows.map((r) => r.id)).toEqual([...ids]);
   });
 });
