@@ -33,6 +33,8 @@ const namesGiven = new Map<string, string>();
 export interface PreparedQuery<D, V extends object, R> {
   /** The rows the query returns with these values (on `db` or a transaction of it). */
   rows(db: Kysely<D>, values: V): Promise<R[]>;
+  /** The compiled query with these values, to run elsewhere (a writer thread's batch). */
+  bind(db: Kysely<D>, values: V): CompiledQuery<R>;
 }
 
 /**
@@ -60,19 +62,24 @@ export function prepareQuery<D, V extends object, R>(
     return { query, slots };
   }
 
+  function bind(db: Kysely<D>, values: V): CompiledQuery<R> {
+    // A transaction shares its database's executor, hence its adapter: the key is the executor's.
+    const key = db.getExecutor().adapter;
+    let entry = compiled.get(key);
+    if (entry === undefined) {
+      entry = compile(db);
+      compiled.set(key, entry);
+    }
+    const parameters = entry.slots.map((slot) =>
+      'key' in slot ? (values as Record<string, unknown>)[slot.key] : slot.constant,
+    );
+    return { ...(entry.query as CompiledQuery<R>), parameters };
+  }
+
   return {
+    bind,
     async rows(db, values) {
-      // A transaction shares its database's executor, hence its adapter: the key is the executor's.
-      const key = db.getExecutor().adapter;
-      let entry = compiled.get(key);
-      if (entry === undefined) {
-        entry = compile(db);
-        compiled.set(key, entry);
-      }
-      const parameters = entry.slots.map((slot) =>
-        'key' in slot ? (values as Record<string, unknown>)[slot.key] : slot.constant,
-      );
-      const result = await db.executeQuery<R>({ ...entry.query, parameters });
+      const result = await db.executeQuery(bind(db, values));
       return result.rows;
     },
   };

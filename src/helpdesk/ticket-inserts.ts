@@ -1,10 +1,14 @@
-import type { Db } from '../db/database.js';
+import { sqliteWriterThreadOf, type Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { NewHdTicket } from '../db/schema.js';
+import type { HdTicketRow } from '../db/schema.js';
+import type { SqliteWriterThread } from '../db/sqlite-writer-thread.js';
 import {
   findTicketByExternalId,
   insertOrFindTicketPostgres,
   insertTicketOnce,
+  ticketInsertQuery,
+  toTicket,
   type Ticket,
 } from './ticket-repository.js';
 
@@ -48,7 +52,8 @@ export function createTicketInserts(db: Db): TicketInserts {
   if (isPostgres(db)) {
     return async (ticket) => (await insertOrFindTicketPostgres(db, ticket)) ?? storedTicket(db, ticket);
   }
-  const insert = groupCommit(db);
+  const thread = sqliteWriterThreadOf(db);
+  const insert = thread === undefined ? groupCommit(db) : groupCommitOnThread(db, thread);
   return async (ticket) => {
     const existing = await findTicketByExternalId(db, ticket.system_id, ticket.external_id);
     if (existing !== undefined) return { created: false, ticket: existing };
@@ -57,7 +62,58 @@ export function createTicketInserts(db: Db): TicketInserts {
   };
 }
 
-/** SQLite: inserts of the tickets that arrive together, in one transaction and one flush. */
+/**
+ * SQLite file: the inserts of the tickets that arrived while the writer thread committed the previous
+ * batch, in one transaction and one flush on that thread (src/db/sqlite-writer-thread.ts), so the
+ * event loop never waits for the disk. A ticket is answered once its batch's commit returned.
+ */
+function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
+  let queue: Pending[] = [];
+  let committing = false;
+
+  async function run(batch: readonly Pending[]): Promise<void> {
+    const queries = batch.map((pending) => ticketInsertQuery(db, pending.ticket));
+    const text = queries[0]?.sql ?? '';
+    const stored = (row: Record<string, unknown> | null | undefined) =>
+      row === null || row === undefined ? undefined : toTicket(row as unknown as HdTicketRow);
+    try {
+      const rows = await thread.run(
+        text,
+        queries.map((query) => query.parameters),
+      );
+      batch.forEach((pending, i) => {
+        pending.resolve(stored(rows[i]));
+      });
+    } catch {
+      // Nothing of the batch was committed: each ticket is tried again alone, so that only a ticket's
+      // own error reaches its caller.
+      for (const [i, pending] of batch.entries()) {
+        const parameters = queries[i]?.parameters ?? [];
+        await thread.run(text, [parameters]).then(([row]) => {
+          pending.resolve(stored(row));
+        }, pending.reject);
+      }
+    }
+  }
+
+  async function commitQueued(): Promise<void> {
+    committing = true;
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      await run(batch);
+    }
+    committing = false;
+  }
+
+  return (ticket: NewHdTicket) =>
+    new Promise<Ticket | undefined>((resolve, reject) => {
+      queue.push({ ticket, resolve, reject });
+      if (!committing) void commitQueued();
+    });
+}
+
+/** SQLite in memory: inserts of the tickets that arrive together, in one transaction and one flush. */
 function groupCommit(db: Db): (ticket: NewHdTicket) => Promise<Ticket | undefined> {
   let queue: Pending[] = [];
 

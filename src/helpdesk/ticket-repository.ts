@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.js';
 import { prepareQuery } from '../db/prepared-query.js';
 import type { HdTicketRow, NewHdTicket } from '../db/schema.js';
@@ -28,7 +28,7 @@ function ticketNumber(seq: number): string {
   return `I-${String(seq).padStart(6, '0')}`;
 }
 
-function toTicket(row: HdTicketRow): Ticket {
+export function toTicket(row: HdTicketRow): Ticket {
   return {
     number: ticketNumber(row.seq),
     id: row.id,
@@ -128,6 +128,11 @@ const insertTicketReturning = prepareQuery('hd_ticket_insert', (db: Db, v: NewTi
 export async function insertTicketOnce(db: Db, ticket: NewHdTicket): Promise<Ticket | undefined> {
   const [row] = await insertTicketReturning.rows(db, allColumns(ticket));
   return row === undefined ? undefined : toTicket(row);
+}
+
+/** The compiled insert of `insertTicketOnce`, to run on SQLite's writer thread. */
+export function ticketInsertQuery(db: Db, ticket: NewHdTicket): CompiledQuery<HdTicketRow> {
+  return insertTicketReturning.bind(db, allColumns(ticket));
 }
 
 /**
