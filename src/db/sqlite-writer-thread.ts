@@ -22,7 +22,7 @@ export interface SqliteWriterThread {
 }
 
 /** An error the writer thread's connection reported, with SQLite's code. */
-export class SqliteWriterError extends Error {
+class SqliteWriterError extends Error {
   constructor(
     message: string,
     readonly code: string | null,

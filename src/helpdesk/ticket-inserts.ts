@@ -25,7 +25,7 @@ import {
 // each ticket is one statement, one round trip: inserted, or the stored one of its `external_id` found.
 
 /** What opening a ticket came to: the new ticket, or the stored one of its `external_id`. */
-export interface OpenedTicket {
+interface OpenedTicket {
   created: boolean;
   ticket: Ticket;
 }
