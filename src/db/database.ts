@@ -4,8 +4,10 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
+import { nameStatements } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { ReadRoutingSqliteDialect } from './sqlite-read-routing.js';
+import { createSqliteWriterThread, type SqliteWriterThread } from './sqlite-writer-thread.js';
 import { withStatementCache } from './statement-cache.js';
 
 /** The database handle every repository function takes first. */
@@ -95,6 +97,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     pool.on('error', onConnectionError);
     pool.on('connect', (client) => {
       client.on('error', onConnectionError);
+      // The hot queries' texts run as named prepared statements (src/db/prepared-query.ts).
+      nameStatements(client);
     });
     return new Kysely<Database>({
       dialect: new PostgresDialect({ pool: observedPool(pool, max, options.observer) }),
@@ -119,8 +123,26 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   const reader = new SQLite(target.path);
   reader.pragma('query_only = ON');
   reader.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({
-    dialect: new ReadRoutingSqliteDialect(withStatementCache(sqlite), withStatementCache(reader)),
+  const writerThread = createSqliteWriterThread(target.path);
+  const db = new Kysely<Database>({
+    dialect: new ReadRoutingSqliteDialect(
+      withStatementCache(sqlite),
+      withStatementCache(reader),
+      writerThread,
+    ),
     log,
   });
+  writerThreads.set(db, writerThread);
+  return db;
+}
+
+/** The writer threads of the SQLite files opened (sqlite-writer-thread.ts); `:memory:` has none. */
+const writerThreads = new WeakMap<Db, SqliteWriterThread>();
+
+/**
+ * The writer thread of a SQLite file's database, where batches commit off the event loop; undefined on
+ * PostgreSQL and for `:memory:` (one connection only, which no thread can share).
+ */
+export function sqliteWriterThreadOf(db: Db): SqliteWriterThread | undefined {
+  return writerThreads.get(db);
 }

@@ -1,8 +1,8 @@
 import {
+  CompiledQuery,
   SelectQueryNode,
   SqliteDialect,
   SqliteDriver,
-  type CompiledQuery,
   type DatabaseConnection,
   type Driver,
   type QueryCompiler,
@@ -10,6 +10,7 @@ import {
   type SqliteDatabase,
   type TransactionSettings,
 } from 'kysely';
+import type { SqliteWriterThread } from './sqlite-writer-thread.js';
 
 // SQLite in WAL mode lets readers work beside the one writer, but Kysely's SQLite driver has one
 // connection behind a lock: a read waits for every write and transaction before it, however long (a
@@ -93,6 +94,7 @@ class ReadRoutingDriver implements Driver {
   constructor(
     private readonly writerDriver: SqliteDriver,
     private readonly readerDriver: SqliteDriver,
+    private readonly writerThread: SqliteWriterThread,
   ) {}
 
   async init(): Promise<void> {
@@ -104,9 +106,12 @@ class ReadRoutingDriver implements Driver {
     return Promise.resolve(new RoutedConnection(this.writerDriver, this.readerDriver));
   }
 
-  // SQLite has no isolation levels or access modes to set: every transaction is serializable.
+  // SQLite has no isolation levels or access modes to set: every transaction is serializable. It takes
+  // the write lock at once (`begin immediate`, waiting for it with busy_timeout): the writer thread of
+  // sqlite-writer-thread.ts is a second writer, and a transaction that read first and wrote after its
+  // commit would be refused at once (SQLITE_BUSY_SNAPSHOT) instead of waiting.
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
-    await this.writerDriver.beginTransaction(await routed(connection).writer());
+    await (await routed(connection).writer()).executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -146,6 +151,7 @@ class ReadRoutingDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.writerThread.close();
     await this.readerDriver.destroy();
     await this.writerDriver.destroy();
   }
@@ -164,12 +170,14 @@ function writerOf(connection: DatabaseConnection): DatabaseConnection {
 
 /**
  * The dialect of a SQLite file in WAL mode: `writer` takes every write and transaction, `reader` (opened
- * on the same file, never writing) the reads outside transactions.
+ * on the same file, never writing) the reads outside transactions; `writerThread` (the batches of
+ * sqlite-writer-thread.ts) ends with them.
  */
 export class ReadRoutingSqliteDialect extends SqliteDialect {
   constructor(
     private readonly writer: SqliteDatabase,
     private readonly reader: SqliteDatabase,
+    private readonly writerThread: SqliteWriterThread,
   ) {
     super({ database: writer });
   }
@@ -178,6 +186,7 @@ export class ReadRoutingSqliteDialect extends SqliteDialect {
     return new ReadRoutingDriver(
       new SqliteDriver({ database: this.writer }),
       new SqliteDriver({ database: this.reader }),
+      this.writerThread,
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { prepareQuery } from '../db/prepared-query.js';
 import type { HdSystemRow } from '../db/schema.js';
 import { upsertRow } from '../db/upsert.js';
 
@@ -56,13 +57,17 @@ export function withoutKeys(system: SystemWithKeys): PartnerSystem {
   return shown;
 }
 
-/** The system whose current or previous key hashes to `keyHash`. */
-export async function findSystemByKeyHash(db: Db, keyHash: string): Promise<SystemWithKeys | undefined> {
-  const row = await db
+/** The look-up of every ticket API call's key: compiled once (src/db/prepared-query.ts). */
+const systemByKeyHash = prepareQuery('hd_system_by_key_hash', (db: Db, v: { keyHash: string }) =>
+  db
     .selectFrom('hd_systems')
     .selectAll()
-    .where((eb) => eb.or([eb('current_key_hash', '=', keyHash), eb('previous_key_hash', '=', keyHash)]))
-    .executeTakeFirst();
+    .where((eb) => eb.or([eb('current_key_hash', '=', v.keyHash), eb('previous_key_hash', '=', v.keyHash)])),
+);
+
+/** The system whose current or previous key hashes to `keyHash`. */
+export async function findSystemByKeyHash(db: Db, keyHash: string): Promise<SystemWithKeys | undefined> {
+  const [row] = await systemByKeyHash.rows(db, { keyHash });
   return row === undefined ? undefined : toSystem(row);
 }
 

@@ -1,14 +1,37 @@
-import type { Db } from '../db/database.js';
+import { sqliteWriterThreadOf, type Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { NewHdTicket } from '../db/schema.js';
-import { insertTicketOnce, type Ticket } from './ticket-repository.js';
+import type { HdTicketRow } from '../db/schema.js';
+import type { SqliteWriterThread } from '../db/sqlite-writer-thread.js';
+import {
+  findTicketByExternalId,
+  insertOrFindTicketPostgres,
+  insertTicketOnce,
+  ticketInsertQuery,
+  toTicket,
+  type Ticket,
+} from './ticket-repository.js';
 
-// Group commit of new tickets on SQLite. A ticket is acknowledged only once it is durable
-// (`synchronous = FULL`: the commit waits for the disk), and one commit per ticket made the disk's
-// flush the ceiling of the ticket route: about 1.5% of what a bare Fastify route answers. Tickets that
-// arrive while the database is busy are written together, in one transaction with one flush, and each
-// is answered only after that commit returned, so nothing acknowledged can be lost.
-// PostgreSQL needs none of this: concurrent commits of its pool already share WAL flushes.
+// Opening a ticket once per (system, external_id), answered only once it is durable.
+//
+// SQLite: group commit. A ticket is acknowledged only once it is durable (`synchronous = FULL`: the
+// commit waits for the disk), and one commit per ticket made the disk's flush the ceiling of the ticket
+// route: about 1.5% of what a bare Fastify route answers. Tickets that arrive while the database is busy
+// are written together, in one transaction with one flush, and each is answered only after that commit
+// returned, so nothing acknowledged can be lost. The stored ticket of an `external_id` is looked up on
+// the reader first, so a resubmission never waits for a commit.
+//
+// PostgreSQL: concurrent commits of the pool already share WAL flushes (group commit in the server), so
+// each ticket is one statement, one round trip: inserted, or the stored one of its `external_id` found.
+
+/** What opening a ticket came to: the new ticket, or the stored one of its `external_id`. */
+interface OpenedTicket {
+  created: boolean;
+  ticket: Ticket;
+}
+
+/** Opens a ticket once per (system, external_id); answers after the new ticket is durable. */
+export type TicketInserts = (ticket: NewHdTicket) => Promise<OpenedTicket>;
 
 interface Pending {
   ticket: NewHdTicket;
@@ -16,12 +39,82 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** Inserts a ticket once per (system, external_id), as `insertTicketOnce`; answers after it is durable. */
-export type TicketInserts = (ticket: NewHdTicket) => Promise<Ticket | undefined>;
+/** The stored ticket of the new ticket's `external_id` (after an insert that found it taken). */
+async function storedTicket(db: Db, ticket: NewHdTicket): Promise<OpenedTicket> {
+  // Another request with the same external_id committed between our look-up and our insert.
+  const winner = await findTicketByExternalId(db, ticket.system_id, ticket.external_id);
+  if (winner === undefined) throw new Error('ticket registry conflict without a stored ticket');
+  return { created: false, ticket: winner };
+}
 
 /** The ticket inserts of a database: batched into shared commits on SQLite, one by one on PostgreSQL. */
 export function createTicketInserts(db: Db): TicketInserts {
-  if (isPostgres(db)) return (ticket) => insertTicketOnce(db, ticket);
+  if (isPostgres(db)) {
+    return async (ticket) => (await insertOrFindTicketPostgres(db, ticket)) ?? storedTicket(db, ticket);
+  }
+  const thread = sqliteWriterThreadOf(db);
+  const insert = thread === undefined ? groupCommit(db) : groupCommitOnThread(db, thread);
+  return async (ticket) => {
+    const existing = await findTicketByExternalId(db, ticket.system_id, ticket.external_id);
+    if (existing !== undefined) return { created: false, ticket: existing };
+    const created = await insert(ticket);
+    return created === undefined ? storedTicket(db, ticket) : { created: true, ticket: created };
+  };
+}
+
+/**
+ * SQLite file: the inserts of the tickets that arrived while the writer thread committed the previous
+ * batch, in one transaction and one flush on that thread (src/db/sqlite-writer-thread.ts), so the
+ * event loop never waits for the disk. A ticket is answered once its batch's commit returned.
+ */
+function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
+  let queue: Pending[] = [];
+  let committing = false;
+
+  async function run(batch: readonly Pending[]): Promise<void> {
+    const queries = batch.map((pending) => ticketInsertQuery(db, pending.ticket));
+    const text = queries[0]?.sql ?? '';
+    const stored = (row: Record<string, unknown> | null | undefined) =>
+      row === null || row === undefined ? undefined : toTicket(row as unknown as HdTicketRow);
+    try {
+      const rows = await thread.run(
+        text,
+        queries.map((query) => query.parameters),
+      );
+      batch.forEach((pending, i) => {
+        pending.resolve(stored(rows[i]));
+      });
+    } catch {
+      // Nothing of the batch was committed: each ticket is tried again alone, so that only a ticket's
+      // own error reaches its caller.
+      for (const [i, pending] of batch.entries()) {
+        const parameters = queries[i]?.parameters ?? [];
+        await thread.run(text, [parameters]).then(([row]) => {
+          pending.resolve(stored(row));
+        }, pending.reject);
+      }
+    }
+  }
+
+  async function commitQueued(): Promise<void> {
+    committing = true;
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      await run(batch);
+    }
+    committing = false;
+  }
+
+  return (ticket: NewHdTicket) =>
+    new Promise<Ticket | undefined>((resolve, reject) => {
+      queue.push({ ticket, resolve, reject });
+      if (!committing) void commitQueued();
+    });
+}
+
+/** SQLite in memory: inserts of the tickets that arrive together, in one transaction and one flush. */
+function groupCommit(db: Db): (ticket: NewHdTicket) => Promise<Ticket | undefined> {
   let queue: Pending[] = [];
 
   async function commit(batch: Pending[]): Promise<void> {

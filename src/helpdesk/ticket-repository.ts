@@ -1,4 +1,6 @@
+import { sql, type CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.js';
+import { prepareQuery } from '../db/prepared-query.js';
 import type { HdTicketRow, NewHdTicket } from '../db/schema.js';
 
 /** A stored ticket. */
@@ -26,7 +28,7 @@ function ticketNumber(seq: number): string {
   return `I-${String(seq).padStart(6, '0')}`;
 }
 
-function toTicket(row: HdTicketRow): Ticket {
+export function toTicket(row: HdTicketRow): Ticket {
   return {
     number: ticketNumber(row.seq),
     id: row.id,
@@ -46,20 +48,77 @@ function toTicket(row: HdTicketRow): Ticket {
   };
 }
 
+/** The values of a look-up by `external_id`. */
+interface ExternalIdValues {
+  systemId: string;
+  externalId: string;
+}
+
+/** The ticket row of a system's `external_id`: a hot query, compiled once (src/db/prepared-query.ts). */
+const ticketByExternalId = prepareQuery('hd_ticket_by_external_id', (db: Db, v: ExternalIdValues) =>
+  db
+    .selectFrom('hd_tickets')
+    .selectAll()
+    .where('system_id', '=', v.systemId)
+    .where('external_id', '=', v.externalId),
+);
+
 /** The ticket a system opened with `externalId`, if any (the never-expiring registry). */
 export async function findTicketByExternalId(
   db: Db,
   systemId: string,
   externalId: string,
 ): Promise<Ticket | undefined> {
-  const row = await db
-    .selectFrom('hd_tickets')
-    .selectAll()
-    .where('system_id', '=', systemId)
-    .where('external_id', '=', externalId)
-    .executeTakeFirst();
+  const [row] = await ticketByExternalId.rows(db, { systemId, externalId });
   return row === undefined ? undefined : toTicket(row);
 }
+
+/** The columns of a new ticket, in the order the prepared inserts bind them. */
+const NEW_TICKET_COLUMNS = [
+  'id',
+  'system_id',
+  'external_id',
+  'source',
+  'company_id',
+  'description',
+  'category_id',
+  'priority_id',
+  'support_level',
+  'nature',
+  'cnpj',
+  'requester_name',
+  'requester_contact',
+  'created_at',
+] as const satisfies readonly (keyof NewHdTicket)[];
+
+/** A new ticket's values, every column given (null where the ticket has none). */
+type NewTicketValues = Required<Omit<NewHdTicket, 'seq'>>;
+
+/** The insert of a new ticket with every column from `v`, skipped when its `external_id` is taken. */
+function insertNewTicket(db: Db, v: NewTicketValues) {
+  const values = Object.fromEntries(NEW_TICKET_COLUMNS.map((column) => [column, v[column]]));
+  return db
+    .insertInto('hd_tickets')
+    .values(values as NewTicketValues)
+    .onConflict((oc) => oc.columns(['system_id', 'external_id']).doNothing());
+}
+
+/** Every column given: the prepared statements bind the same columns on every call. */
+function allColumns(ticket: NewHdTicket): NewTicketValues {
+  return {
+    ...ticket,
+    category_id: ticket.category_id ?? null,
+    priority_id: ticket.priority_id ?? null,
+    nature: ticket.nature ?? null,
+    cnpj: ticket.cnpj ?? null,
+    requester_name: ticket.requester_name ?? null,
+    requester_contact: ticket.requester_contact ?? null,
+  };
+}
+
+const insertTicketReturning = prepareQuery('hd_ticket_insert', (db: Db, v: NewTicketValues) =>
+  insertNewTicket(db, v).returningAll(),
+);
 
 /**
  * Inserts the ticket unless the system already has one with its `external_id`. Returns the new ticket,
@@ -67,13 +126,45 @@ export async function findTicketByExternalId(
  * the registry safe under concurrency on both databases.
  */
 export async function insertTicketOnce(db: Db, ticket: NewHdTicket): Promise<Ticket | undefined> {
-  const row = await db
-    .insertInto('hd_tickets')
-    .values(ticket)
-    .onConflict((oc) => oc.columns(['system_id', 'external_id']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const [row] = await insertTicketReturning.rows(db, allColumns(ticket));
   return row === undefined ? undefined : toTicket(row);
+}
+
+/** The compiled insert of `insertTicketOnce`, to run on SQLite's writer thread. */
+export function ticketInsertQuery(db: Db, ticket: NewHdTicket): CompiledQuery<HdTicketRow> {
+  return insertTicketReturning.bind(db, allColumns(ticket));
+}
+
+/**
+ * PostgreSQL, one round trip: the insert of a new ticket and, when its `external_id` was taken, the
+ * stored ticket, as one statement (`created` says which). The stored ticket is read in the statement's
+ * snapshot: one committed by a concurrent insert after that snapshot is not in it, and the statement
+ * then returns no row at all (the caller reads it on its own).
+ */
+const insertOrFindTicket = prepareQuery('hd_ticket_insert_or_find', (db: Db, v: NewTicketValues) =>
+  db
+    .with('inserted', () => insertNewTicket(db, v).returningAll())
+    .selectFrom('inserted')
+    .selectAll()
+    .select(sql<boolean>`true`.as('created'))
+    .unionAll(
+      db
+        .selectFrom('hd_tickets')
+        .selectAll()
+        .select(sql<boolean>`false`.as('created'))
+        .where('system_id', '=', v.system_id)
+        .where('external_id', '=', v.external_id)
+        .where(sql<boolean>`not exists (select 1 from ${sql.table('inserted')})`),
+    ),
+);
+
+/** What inserting a ticket came to: the new ticket, the stored one of its `external_id`, or unknown. */
+export type InsertOrFind = { created: boolean; ticket: Ticket } | undefined;
+
+/** PostgreSQL: inserts the ticket or finds the stored one of its `external_id`, in one round trip. */
+export async function insertOrFindTicketPostgres(db: Db, ticket: NewHdTicket): Promise<InsertOrFind> {
+  const [row] = await insertOrFindTicket.rows(db, allColumns(ticket));
+  return row === undefined ? undefined : { created: row.created, ticket: toTicket(row) };
 }
 
 /** Filters and page position of the back office's ticket listing. */

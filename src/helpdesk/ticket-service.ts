@@ -52,7 +52,7 @@ export function createTicketService(deps: {
     if (outcome.ok) deps.counts?.ticketOpened(outcome.kind);
     return outcome;
   };
-  const insertTicket = createTicketInserts(db);
+  const openTicket = createTicketInserts(db);
 
   function duplicateOf(ticket: Ticket, description: string): TicketOutcome {
     const warnings: TicketWarning[] =
@@ -80,18 +80,17 @@ export function createTicketService(deps: {
       if (!request.ok) return request;
       const draft = request.draft;
 
-      const existing = await findTicketByExternalId(db, system.identifier, draft.externalId);
-      if (existing !== undefined) return counted(duplicateOf(existing, draft.description));
-
       // docs/ticket-api.md (Settled details): a system without a usable default category "cannot open
       // tickets", so every new ticket is refused, even one that names a released category. Resubmissions
-      // above still answer 200 with the existing ticket.
+      // still answer 200 with the existing ticket.
       if (catalog.defaultCategoryId === null || draft.categoryId === null) {
+        const existing = await findTicketByExternalId(db, system.identifier, draft.externalId);
+        if (existing !== undefined) return counted(duplicateOf(existing, draft.description));
         return { ok: false, reason: 'misconfigured_system' };
       }
 
       const now = clock.now();
-      const created = await insertTicket({
+      const opened = await openTicket({
         id: uuidv7(now),
         system_id: system.identifier,
         external_id: draft.externalId,
@@ -107,13 +106,9 @@ export function createTicketService(deps: {
         requester_contact: draft.requesterContact,
         created_at: now,
       });
-      if (created !== undefined)
-        return counted({ ok: true, kind: 'created', ticket: created, warnings: draft.warnings });
-
-      // Another request with the same external_id committed between our look-up and our insert.
-      const winner = await findTicketByExternalId(db, system.identifier, draft.externalId);
-      if (winner === undefined) throw new Error('ticket registry conflict without a stored ticket');
-      return counted(duplicateOf(winner, draft.description));
+      if (opened.created)
+        return counted({ ok: true, kind: 'created', ticket: opened.ticket, warnings: draft.warnings });
+      return counted(duplicateOf(opened.ticket, draft.description));
     },
 
     /** Tickets, newest first, one page (docs/admin-rules.md, Help desk: GET tickets). */

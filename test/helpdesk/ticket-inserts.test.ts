@@ -1,11 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/database.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, sqliteWriterThreadOf, type Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database, NewHdTicket } from '../../src/db/schema.js';
 import { withStatementCache } from '../../src/db/statement-cache.js';
 import { createTicketInserts } from '../../src/helpdesk/ticket-inserts.js';
+import { describeEachDialect, type Dialect } from '../helper.js';
 
 // Group commit on SQLite (src/helpdesk/ticket-inserts.ts): tickets that arrive together share one
 // durable commit, each is answered only after it, and a ticket the database refuses fails alone.
@@ -55,19 +59,22 @@ describe('ticket inserts: group commit [sqlite]', () => {
     const before = commits();
     const stored = await Promise.all(Array.from({ length: 20 }, (_, n) => insert(ticket(n))));
     expect(commits() - before).toBe(1);
-    expect(stored.map((t) => t?.externalId)).toEqual(Array.from({ length: 20 }, (_, n) => `ext-${n}`));
-    expect(new Set(stored.map((t) => t?.number)).size).toBe(20);
+    expect(stored.map((t) => t.ticket.externalId)).toEqual(Array.from({ length: 20 }, (_, n) => `ext-${n}`));
+    expect(stored.every((t) => t.created)).toBe(true);
+    expect(new Set(stored.map((t) => t.ticket.number)).size).toBe(20);
     const rows = await db.selectFrom('hd_tickets').select('external_id').execute();
     expect(rows).toHaveLength(20);
     await db.destroy();
   });
 
-  it('the same external_id twice in one batch is stored once: the second gets undefined (a duplicate)', async () => {
+  it('the same external_id twice in one batch is stored once: the second gets the first (a duplicate)', async () => {
     const { db } = await countingDb();
     const insert = createTicketInserts(db);
     const [first, second] = await Promise.all([insert(ticket(1)), insert(ticket(1, 'other-id'))]);
-    expect(first?.externalId).toBe('ext-1');
-    expect(second).toBeUndefined();
+    expect(first).toMatchObject({ created: true, ticket: { externalId: 'ext-1', id: 't-1' } });
+    expect(second).toEqual({ created: false, ticket: first.ticket });
+    const again = await insert(ticket(1, 'third-id'));
+    expect(again).toEqual({ created: false, ticket: first.ticket });
     await db.destroy();
   });
 
@@ -84,5 +91,99 @@ describe('ticket inserts: group commit [sqlite]', () => {
     const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
     expect(rows.map((r) => r.external_id)).toEqual(['ext-1', 'ext-3']);
     await db.destroy();
+  });
+});
+
+describeEachDialect('ticket inserts: insert or find', (dialect: Dialect) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  beforeEach(async () => {
+    const opened = await dialect.open();
+    db = opened.db;
+    drop = () => opened.drop();
+  });
+  afterEach(async () => {
+    await drop();
+  });
+
+  it('a new external_id is created; the same again answers the stored ticket, unchanged', async () => {
+    const open = createTicketInserts(db);
+    const first = await open(ticket(1));
+    expect(first).toMatchObject({ created: true, ticket: { id: 't-1', externalId: 'ext-1' } });
+    expect(first.ticket.number).toMatch(/^I-\d{6,}$/);
+    const again = await open({ ...ticket(1, 't-other'), description: 'Another text.' });
+    expect(again).toEqual({ created: false, ticket: first.ticket });
+    const rows = await db.selectFrom('hd_tickets').select('id').execute();
+    expect(rows).toEqual([{ id: 't-1' }]);
+  });
+
+  it('the same external_id sent at once from many calls opens one ticket; every call gets it', async () => {
+    const open = createTicketInserts(db);
+    const opened = await Promise.all(Array.from({ length: 12 }, (_, n) => open(ticket(7, `t-${n}`))));
+    expect(opened.filter((o) => o.created)).toHaveLength(1);
+    const ids = new Set(opened.map((o) => o.ticket.id));
+    expect(ids.size).toBe(1);
+    const rows = await db.selectFrom('hd_tickets').select('id').execute();
+    expect(rows.map((r) => r.id)).toEqual([...ids]);
+  });
+});
+
+describe('ticket inserts: group commit on the writer thread [sqlite file]', () => {
+  let folder: string;
+  let db: Db;
+  beforeEach(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'gateway-inserts-'));
+    db = openDatabase({ kind: 'sqlite', path: join(folder, 'service.sqlite') });
+    await migrateToLatest(db);
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('commits on its own thread: each call is answered after its commit, which another connection sees', async () => {
+    expect(sqliteWriterThreadOf(db)).toBeDefined();
+    const open = createTicketInserts(db);
+    const opened = await Promise.all(Array.from({ length: 30 }, (_, n) => open(ticket(n))));
+    expect(opened.every((o) => o.created)).toBe(true);
+    expect(new Set(opened.map((o) => o.ticket.number)).size).toBe(30);
+    // A connection of its own, opened after the answers: what was acknowledged is in the file.
+    const other = new SQLite(join(folder, 'service.sqlite'), { readonly: true });
+    const count = other.prepare('select count(*) as n from hd_tickets').get() as { n: number };
+    other.close();
+    expect(count.n).toBe(30);
+  });
+
+  it('the same external_id from many calls at once opens one ticket, every call gets it', async () => {
+    const open = createTicketInserts(db);
+    const opened = await Promise.all(Array.from({ length: 10 }, (_, n) => open(ticket(4, `id-${n}`))));
+    expect(opened.filter((o) => o.created)).toHaveLength(1);
+    expect(new Set(opened.map((o) => o.ticket.id)).size).toBe(1);
+  });
+
+  it('a ticket the database refuses fails alone; the others of its batch are stored', async () => {
+    const open = createTicketInserts(db);
+    await open(ticket(0));
+    // The same id for two external_ids breaks the unique id: the database refuses the second.
+    const outcomes = await Promise.allSettled([open(ticket(1)), open(ticket(2, 't-1')), open(ticket(3))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
+    expect(rows.map((r) => r.external_id)).toEqual(['ext-0', 'ext-1', 'ext-3']);
+  });
+
+  it('a write transaction of the main connection waits for the thread instead of failing', async () => {
+    const open = createTicketInserts(db);
+    const tickets = Promise.all(Array.from({ length: 50 }, (_, n) => open(ticket(100 + n))));
+    // Reads first, then writes: with a deferred begin this would be refused if the thread committed
+    // in between (SQLITE_BUSY_SNAPSHOT).
+    const written = db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('hd_tickets').select('id').execute();
+      await trx
+        .insertInto('settings')
+        .values({ key: 'k', value: String(before.length), updated_at: 1 })
+        .execute();
+    });
+    await Promise.all([tickets, written]);
+    expect(await db.selectFrom('hd_tickets').select('id').execute()).toHaveLength(50);
   });
 });

@@ -1,0 +1,120 @@
+import { Worker } from 'node:worker_threads';
+import type { WriterAnswer, WriterBatch } from './sqlite-writer-worker.js';
+
+// A write connection to a SQLite file in a worker thread of its own (sqlite-writer-worker.ts). With
+// `synchronous = FULL` every commit waits for the disk's flush (a few milliseconds), and better-sqlite3
+// waits synchronously: on the main thread that flush held the event loop, every request of the process
+// waiting behind it. A batch sent here is committed in the thread while the event loop goes on, and its
+// promise settles only once the commit (and its flush) returned, so what a caller acknowledges after it
+// is as durable as before.
+//
+// It is a second writer beside the main one (database.ts); SQLite's lock keeps them one at a time: the
+// thread takes the lock at its transaction's start and waits for it (busy_timeout), and the main
+// writer's transactions take it at theirs too (sqlite-read-routing.ts), so neither ever has to upgrade a
+// read to a write after the other committed (SQLITE_BUSY_SNAPSHOT).
+
+/** A statement run in batches on the writer thread. */
+export interface SqliteWriterThread {
+  /** Runs `sql` once per parameter list, all in one transaction; each run's first row, or null. */
+  run(sql: string, runs: readonly (readonly unknown[])[]): Promise<(Record<string, unknown> | null)[]>;
+  /** Ends the thread (after the batches sent are answered) and closes its connection. */
+  close(): Promise<void>;
+}
+
+/** An error the writer thread's connection reported, with SQLite's code. */
+class SqliteWriterError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+  }
+}
+
+/** The worker's entry point beside this module: the `.ts` source under tsx or the tests, `.js` built. */
+function workerUrl(): URL {
+  const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  return new URL(`./sqlite-writer-worker.${extension}`, import.meta.url);
+}
+
+/** A writer thread on the SQLite file at `path`, started on its first batch. */
+export function createSqliteWriterThread(path: string): SqliteWriterThread {
+  let worker: Worker | undefined;
+  let nextId = 1;
+  const waiting = new Map<
+    number,
+    { resolve: (rows: WriterAnswer & { ok: true }) => void; reject: (error: Error) => void }
+  >();
+
+  function failAll(error: Error): void {
+    for (const pending of waiting.values()) pending.reject(error);
+    waiting.clear();
+    worker = undefined;
+  }
+
+  function started(): Worker {
+    if (worker !== undefined) return worker;
+    // The thread's own modules are plain ESM; it needs none of the parent's loaders or flags.
+    const thread = new Worker(workerUrl(), { workerData: { path }, execArgv: [] });
+    thread.on('message', (answer: WriterAnswer) => {
+      const pending = waiting.get(answer.id);
+      if (pending === undefined) return;
+      waiting.delete(answer.id);
+      if (answer.ok) pending.resolve(answer);
+      else pending.reject(new SqliteWriterError(answer.message, answer.code));
+    });
+    thread.on('error', (error) => {
+      failAll(error);
+    });
+    thread.on('exit', (code) => {
+      if (worker === thread) failAll(new Error(`the SQLite writer thread ended (${code})`));
+    });
+    // An idle thread does not keep the process alive; one with batches in flight does.
+    thread.unref();
+    worker = thread;
+    return thread;
+  }
+
+  return {
+    run(sql, runs) {
+      const thread = started();
+      const id = nextId++;
+      const batch: WriterBatch = { id, sql, runs: runs.map((parameters) => [...parameters]) };
+      return new Promise<(Record<string, unknown> | null)[]>((resolve, reject) => {
+        waiting.set(id, {
+          resolve: (answer) => {
+            resolve(answer.rows);
+          },
+          reject,
+        });
+        thread.ref();
+        thread.postMessage(batch);
+      }).finally(() => {
+        if (waiting.size === 0) worker?.unref();
+      });
+    },
+    async close() {
+      const thread = worker;
+      worker = undefined;
+      if (thread === undefined) return;
+      // Batches already posted are answered first: the thread handles its messages in order.
+      await Promise.allSettled(
+        [...waiting.values()].map(
+          (pending) =>
+            new Promise<void>((settled) => {
+              const { resolve, reject } = pending;
+              pending.resolve = (answer) => {
+                resolve(answer);
+                settled();
+              };
+              pending.reject = (error) => {
+                reject(error);
+                settled();
+              };
+            }),
+        ),
+      );
+      await thread.terminate();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+
+// The thread behind sqlite-writer-thread.ts: its own write connection to the SQLite file, which runs
+// batches of one statement, each batch in one transaction whose commit (and flush to disk, `synchronous
+// = FULL`) happens here, off the main thread's event loop. It only runs what the main thread sends: the
+// SQL text is Kysely's, compiled there. This file is loaded as the thread's entry point, so it imports
+// nothing of the service's own modules.
+
+/** One batch: the statement's text and the parameters of each run. */
+export interface WriterBatch {
+  id: number;
+  sql: string;
+  runs: unknown[][];
+}
+
+/** A batch's answer: each run's first row (or null when it returned none), or why it failed. */
+export type WriterAnswer =
+  | { id: number; ok: true; rows: (Record<string, unknown> | null)[] }
+  | { id: number; ok: false; message: string; code: string | null };
+
+const port = parentPort;
+if (port === null) throw new Error('sqlite-writer-worker runs as a worker thread');
+const { path } = workerData as { path: string };
+
+const database = new SQLite(path);
+// As the main connection (database.ts): the file is already in WAL mode.
+database.pragma('synchronous = FULL');
+database.pragma('busy_timeout = 5000');
+database.pragma('foreign_keys = ON');
+
+const statements = new Map<string, SQLite.Statement>();
+
+function statementOf(sql: string): SQLite.Statement {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    statement = database.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+/** The runs in one transaction, taking the write lock at its start (no upgrade from a read). */
+function runBatch(batch: WriterBatch): (Record<string, unknown> | null)[] {
+  const statement = statementOf(batch.sql);
+  const run = database.transaction(() =>
+    batch.runs.map((parameters) => {
+      if (!statement.reader) {
+        statement.run(...parameters);
+        return null;
+      }
+      return (statement.get(...parameters) as Record<string, unknown> | undefined) ?? null;
+    }),
+  );
+  return run.immediate();
+}
+
+port.on('message', (batch: WriterBatch) => {
+  let answer: WriterAnswer;
+  try {
+    answer = { id: batch.id, ok: true, rows: runBatch(batch) };
+  } catch (error) {
+    const code = error instanceof SQLite.SqliteError ? error.code : null;
+    answer = {
+      id: batch.id,
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+      code,
+    };
+  }
+  port.postMessage(answer);
+});
+
+port.on('close', () => {
+  database.close();
+});

@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.js';
+import { prepareQuery } from '../../src/db/prepared-query.js';
+import { describeEachDialect, type Dialect } from '../helper.js';
+
+// Hot queries compiled once (src/db/prepared-query.ts): built with Kysely once per database, run with
+// each call's values; on PostgreSQL as named prepared statements.
+
+interface SettingValues {
+  key: string;
+}
+
+const settingByKey = prepareQuery('test_setting_by_key', (db: Db, v: SettingValues) =>
+  db.selectFrom('settings').select(['key', 'value']).where('key', '=', v.key).where('value', '!=', 'hidden'),
+);
+
+const putSetting = prepareQuery('test_setting_put', (db: Db, v: SettingValues & { value: string }) =>
+  db.insertInto('settings').values({ key: v.key, value: v.value, updated_at: 1 }).returning('key'),
+);
+
+describeEachDialect('prepared queries', (dialect: Dialect) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  beforeEach(async () => {
+    const opened = await dialect.open();
+    db = opened.db;
+    drop = () => opened.drop();
+  });
+  afterEach(async () => {
+    await drop();
+  });
+
+  it('each run binds its own values; constants of the query stay in place', async () => {
+    await putSetting.rows(db, { key: 'a', value: '"1"' });
+    await putSetting.rows(db, { key: 'b', value: '"2"' });
+    await putSetting.rows(db, { key: 'c', value: 'hidden' });
+    expect(await settingByKey.rows(db, { key: 'a' })).toEqual([{ key: 'a', value: '"1"' }]);
+    expect(await settingByKey.rows(db, { key: 'b' })).toEqual([{ key: 'b', value: '"2"' }]);
+    // `value != 'hidden'` is a constant of the compiled query, not a value of the call.
+    expect(await settingByKey.rows(db, { key: 'c' })).toEqual([]);
+    expect(await settingByKey.rows(db, { key: 'none' })).toEqual([]);
+  });
+
+  it('runs inside a transaction, seeing its writes, and the rollback undoes them', async () => {
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await putSetting.rows(trx, { key: 'in-trx', value: '"x"' });
+        expect(await settingByKey.rows(trx, { key: 'in-trx' })).toHaveLength(1);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await settingByKey.rows(db, { key: 'in-trx' })).toEqual([]);
+  });
+
+  it('on PostgreSQL the statement is prepared once per connection under its name', async () => {
+    if (dialect.name !== 'postgres') return;
+    await putSetting.rows(db, { key: 'p', value: '"1"' });
+    await db.connection().execute(async (connection) => {
+      for (let i = 0; i < 3; i += 1) await settingByKey.rows(connection, { key: 'p' });
+      const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(
+        connection,
+      );
+      expect(prepared.rows.map((row) => row.name)).toContain('test_setting_by_key');
+    });
+  });
+
+  it('on PostgreSQL a name is given to one SQL text only', async () => {
+    if (dialect.name !== 'postgres') return;
+    await settingByKey.rows(db, { key: 'a' });
+    const other = prepareQuery('test_setting_by_key', (d: Db, v: SettingValues) =>
+      d.selectFrom('settings').select('key').where('key', '=', v.key),
+    );
+    await expect(other.rows(db, { key: 'a' })).rejects.toThrow(
+      'statement name given twice: test_setting_by_key',
+    );
+  });
+});
