@@ -11,6 +11,7 @@ import * as webUsers from './migrations/0007-web-users.js';
 import * as staffUsers from './migrations/0008-staff-users.js';
 import * as traffic from './migrations/0009-traffic.js';
 import * as passwordResetRequests from './migrations/0010-password-reset-requests.js';
+import * as hourlyBuckets from './migrations/0011-hourly-buckets.js';
 
 // Migrations are listed here rather than read from a folder, so that they work the same from the
 // TypeScript sources (tests) and from the compiled build.
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0008-staff-users': staffUsers,
   '0009-traffic': traffic,
   '0010-password-reset-requests': passwordResetRequests,
+  '0011-hourly-buckets': hourlyBuckets,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
