@@ -172,19 +172,22 @@ export async function applyAttachedStaging(
     await run(trx, WRITE_RECEIPTS, [accountId, now, now, accountId, ...page]);
     after = last;
     // SQLite works synchronously: between pages the other requests get a turn.
-    await nextTurn();
+    if (found !== undefined && found.receipts >= PAGE) await nextTurn();
   }
   const [rows] = await run<{ last: number | null }>(trx, 'select max(rowid) as last from upload_hours');
   const lastRow = rows?.last ?? 0;
+  // A statement over more than a page of summed buckets takes a while: the other requests get a turn
+  // after it. A small upload's statements follow one another.
+  const long = lastRow > BUCKET_PAGE;
   for (let from = 0; from < lastRow; from += BUCKET_PAGE) {
     await limit.check();
     await run(trx, WRITE_HOURS, [accountId, from, from + BUCKET_PAGE]);
-    await nextTurn();
+    if (long) await nextTurn();
   }
   for (const length of SLOT_LENGTHS.slice(1)) {
     await limit.check();
     await run(trx, writeLength(length), [accountId]);
-    await nextTurn();
+    if (long) await nextTurn();
   }
   await run(trx, 'drop table upload_hours');
   await run(trx, DELETE_EMPTY, [accountId]);

@@ -1,23 +1,14 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
 import { isPostgres } from '../../db/dialect.js';
-import { withTransactionTimeLimit, type TimeLimit } from '../../db/query-timeout.js';
+import { withTransactionTimeLimit } from '../../db/query-timeout.js';
 import { eventPlacePairs } from '../places/event-repository.js';
 import { existingPlaceIds } from '../places/place-repository.js';
-import {
-  findReceipts,
-  lockReceiptWrites,
-  RECEIPTS_PER_LOOKUP,
-  sameReceipt,
-  writeReceipts,
-  type ReceiptData,
-} from './receipt-repository.js';
+import { lockReceiptWrites } from './receipt-repository.js';
+import { applyStagingOnPostgres } from './receipt-apply-postgres.js';
 import { applyAttachedStaging } from './receipt-apply-sqlite.js';
 import type { ReceiptStaging } from './receipt-staging.js';
-import { BucketDeltaSpill } from '../sales/sales-bucket-writes.js';
-import { BucketDeltaSum } from '../sales/sales-buckets.js';
 
 // The last step of an upload (docs/admin-rules.md, Point of sale: POST receipts): the staged receipts written
 // to the service's database in one transaction, so that an upload is stored whole or not at all. It is
@@ -43,13 +34,6 @@ export type ApplyOutcome =
 
 type MissingReference = Extract<ApplyOutcome, { missing: unknown }>;
 
-/** Staged receipts compared and written per page: one read of the stored ones, then multi-row writes. */
-const APPLY_PAGE = RECEIPTS_PER_LOOKUP;
-/**
- * Buckets whose deltas are summed over pages before they are written (a few hundred bytes each): the
- * larger slots of a place are written once for many pages, and the memory an upload holds is bounded.
- */
-const BUCKETS_HELD = 50_000;
 /** Ids per look-up of places or events. */
 const LOOKUP_PAGE = 1_000;
 
@@ -88,47 +72,6 @@ async function missingReference(
     }
   }
   return undefined;
-}
-
-/**
- * PostgreSQL: the staged receipts read back page by page; each page's stored states read in one
- * statement, the receipts written with multi-row statements, and the bucket deltas summed in memory
- * (spilled to a temporary table past BUCKETS_HELD) and merged once. Returns the comparison's counts.
- */
-async function applyPages(
-  trx: Db,
-  accountId: string,
-  staging: ReceiptStaging,
-  now: number,
-  limit: TimeLimit,
-): Promise<ReceiptCounts> {
-  const counts: ReceiptCounts = { inserted: 0, updated: 0, unchanged: 0 };
-  const deltas = new BucketDeltaSum(accountId);
-  const held = new BucketDeltaSpill(trx);
-  for (const page of staging.pages(APPLY_PAGE)) {
-    await limit.check();
-    const stored = await findReceipts(
-      trx,
-      accountId,
-      page.map(({ receipt }) => receipt.id),
-    );
-    const written: ReceiptData[] = [];
-    for (const { receipt, first, changedInUpload } of page) {
-      const before = stored.get(receipt.id);
-      const same = before !== undefined && sameReceipt(before, first);
-      if (before === undefined) counts.inserted += 1;
-      else if (same) counts.unchanged += 1;
-      else counts.updated += 1;
-      if (!same || changedInUpload) written.push(receipt);
-    }
-    await writeReceipts(trx, accountId, written, now, { stored, deltas });
-    if (deltas.size >= BUCKETS_HELD) await held.add(deltas.take());
-    await nextTurn();
-  }
-  // The merge of a long upload's bucket deltas is its longest statement: it gets what is left.
-  await limit.check();
-  await held.apply(accountId, deltas.take());
-  return counts;
 }
 
 /**
@@ -176,7 +119,7 @@ export async function applyStagedReceipts(
         const missing = await missingReference(trx, accountId, staging);
         if (missing !== undefined) return missing;
         const counts = isPostgres(trx)
-          ? await applyPages(trx, accountId, staging, now, limit)
+          ? await applyStagingOnPostgres(trx, accountId, staging, now, limit)
           : await applyAttachedStaging(trx, accountId, now, limit);
         counts.updated += repeats.updated;
         counts.unchanged += repeats.unchanged;

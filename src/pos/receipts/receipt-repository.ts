@@ -75,9 +75,6 @@ export async function findReceipt(db: Db, accountId: string, id: string): Promis
   return row === undefined ? undefined : toReceipt(row);
 }
 
-/** Receipts per look-up of stored states (`findReceipts`) an upload's last step makes at most. */
-export const RECEIPTS_PER_LOOKUP = 2_000;
-
 // The receipts of an upload are read and written with SQL written here once, not built per call: building
 // a 500-row statement cost about a third of writing it. SQLite takes the ids of a look-up as one JSON
 // array and the rows of a write as rows of parameters (a handful of statement sizes, each kept compiled
