@@ -25,9 +25,13 @@ const HOUR = SLOT_LENGTHS[0] ?? 3_600_000;
 const slotOf = (column: string, length: number) =>
   `${column} - ((${column} % ${length}) + ${length}) % ${length}`;
 
+/**
+ * The deltas of the transaction, no index. Kept by the connection once created (emptied at every commit,
+ * and a rollback takes its rows away): the catalog is not written at every upload.
+ */
 const CREATE_DELTAS = `create temporary table if not exists upload_deltas (
   place_id text, event_id text, slot_start int8, payment_method text, branded int4, brand text,
-  receipts int8, amount_cents numeric) on commit drop`;
+  receipts int8, amount_cents numeric) on commit delete rows`;
 
 /** A column of the first version the upload sent of the staged receipt `s` (JSON when it came again). */
 const first = (column: string, key: string, type: string) =>
@@ -166,7 +170,6 @@ export async function applyStagingOnPostgres(
   // The buckets' statement is the step's longest on a long upload: it gets what is left of the limit.
   await limit.check();
   await trx.executeQuery(CompiledQuery.raw(WRITE_BUCKETS, [accountId]));
-  await trx.executeQuery(CompiledQuery.raw('drop table upload_deltas'));
   await trx.executeQuery(
     CompiledQuery.raw(
       'delete from pos_sales_buckets where account_id = $1 and receipts = 0 and amount_cents = 0',
