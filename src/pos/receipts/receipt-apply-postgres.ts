@@ -2,7 +2,7 @@ import { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { TimeLimit } from '../../db/query-timeout.js';
 import { SLOT_LENGTHS } from '../sales/sales-bucket-layout.js';
-import type { ReceiptCounts } from './receipt-apply.js';
+import type { ReceiptCounts } from './receipt-repository.js';
 import { countsTowardFigures } from './receipt-rules.js';
 import type { ReceiptStaging } from './receipt-staging.js';
 

@@ -3,7 +3,7 @@ import { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { TimeLimit } from '../../db/query-timeout.js';
 import { SLOT_LENGTHS } from '../sales/sales-bucket-layout.js';
-import type { ReceiptCounts } from './receipt-apply.js';
+import type { ReceiptCounts } from './receipt-repository.js';
 
 // The last step of an upload on a SQLite service database (receipt-apply.ts): the upload's staging file
 // (receipt-staging.ts) is attached to the writer connection as `upload`, so that comparing the staged

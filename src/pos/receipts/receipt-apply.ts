@@ -5,7 +5,7 @@ import { isPostgres } from '../../db/dialect.js';
 import { withTransactionTimeLimit } from '../../db/query-timeout.js';
 import { eventPlacePairs } from '../places/event-repository.js';
 import { existingPlaceIds } from '../places/place-repository.js';
-import { lockReceiptWrites } from './receipt-repository.js';
+import { lockReceiptWrites, type ReceiptCounts } from './receipt-repository.js';
 import { applyStagingOnPostgres } from './receipt-apply-postgres.js';
 import { applyAttachedStaging } from './receipt-apply-sqlite.js';
 import type { ReceiptStaging } from './receipt-staging.js';
@@ -16,12 +16,7 @@ import type { ReceiptStaging } from './receipt-staging.js';
 // else: the receipts were parsed, checked and de-duplicated while the body arrived. Its transaction runs
 // under a time limit of its own (UPLOAD_WRITE_TIMEOUT_MS), never under one meant for a single API read.
 
-/** Counts of a receipts call. */
-export interface ReceiptCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+export type { ReceiptCounts };
 
 /**
  * What the apply step answers: the counts; the staged receipt whose place or event went away; or why it

@@ -49,6 +49,13 @@ function toReceipt(row: Selectable<PosReceiptTable>): Receipt {
   };
 }
 
+/** Counts of a receipts call. */
+export interface ReceiptCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
 /** True when every stored field of the two receipts is equal (`counted` follows from them). */
 export function sameReceipt(a: ReceiptData, b: ReceiptData): boolean {
   return (
@@ -85,7 +92,7 @@ const SQLITE_FIND =
 const POSTGRES_FIND = 'select * from pos_receipts where account_id = $1 and id = any($2::text[])';
 
 /** The stored receipts of the account among `ids`, by id. */
-export async function findReceipts(
+async function findReceipts(
   db: Db,
   accountId: string,
   ids: readonly string[],
