@@ -12,6 +12,7 @@ import * as staffUsers from './migrations/0008-staff-users.js';
 import * as traffic from './migrations/0009-traffic.js';
 import * as passwordResetRequests from './migrations/0010-password-reset-requests.js';
 import * as devMailbox from './migrations/0011-dev-mailbox.js';
+import * as hourlyBuckets from './migrations/0012-hourly-buckets.js';
 
 // Migrations are listed here rather than read from a folder, so that they work the same from the
 // TypeScript sources (tests) and from the compiled build.
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0009-traffic': traffic,
   '0010-password-reset-requests': passwordResetRequests,
   '0011-dev-mailbox': devMailbox,
+  '0012-hourly-buckets': hourlyBuckets,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

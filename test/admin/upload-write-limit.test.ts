@@ -52,7 +52,7 @@ describeEachDialect('receipts upload: the write step’s own time limit', (diale
   beforeEach(async () => {
     const opened = await fileDialect.open();
     drop = () => opened.drop();
-    // 20,000 receipts are written in 10 pages: far more than 100 ms on either database.
+    // 20,000 receipts are written in 4 pages: far more than 100 ms on either database.
     t = testApp({
       db: opened.db,
       rateLimits: await fileDialect.openStore(),

@@ -55,7 +55,7 @@ describe('npm run db:check-buckets', () => {
       expect(run.code).toBe(1);
       expect(run.output).toContain('3 sales buckets differ from the receipts they sum (the first 2):');
       expect(run.output).toContain(
-        'account acme, place p1, every receipt, 15 min slot from 2026-11-20T21:30:00Z, method "cash", no brand: stored 2 receipts, 9999 cents; the receipts sum 1 receipt, 1250 cents',
+        'account acme, place p1, every receipt, 1 h slot from 2026-11-20T21:00:00Z, method "cash", no brand: stored 2 receipts, 9999 cents; the receipts sum 1 receipt, 1250 cents',
       );
       expect(run.output).toContain(
         'account acme, place p1, event e1, 1 h slot from 2026-11-20T21:00:00Z, method "cash", no brand: stored no bucket; the receipts sum 1 receipt, 1250 cents',

@@ -60,18 +60,34 @@ const anchor = fc.oneof(
   offset.map((minutes) => Date.UTC(2026, 10, 20) - minutes * 60_000),
   fc.constant(0),
 );
-/** On an anchor, a millisecond or a second off it, half a minute, minutes, or a quarter-hour less 1 ms. */
+/** On an anchor, a millisecond or a second off it, half a minute, minutes, a quarter-hour or an hour less 1 ms. */
 const aroundAnchor = fc
   .tuple(
     anchor,
-    fc.constantFrom(0, 0, 1, -1, 999, -999, 1000, -1000, 30_000, -30_000, 420_000, QUARTER - 1, 1 - QUARTER),
+    fc.constantFrom(
+      0,
+      0,
+      1,
+      -1,
+      999,
+      -999,
+      1000,
+      -1000,
+      30_000,
+      -30_000,
+      420_000,
+      QUARTER - 1,
+      1 - QUARTER,
+      HOUR - 1,
+      1 - HOUR,
+    ),
   )
   .map(([at, delta]) => at + delta);
 
 /**
  * Instants over two years and a half, for readers whose cost depends on where a period falls (the
  * buckets): the three days above most often, anywhere within 400 days of them, around an anchor (so
- * that receipts fall inside the partial quarter-hours at a period's edges, and on both sides of slot
+ * that receipts fall inside the partial hours at a period's edges, and on both sides of slot
  * boundaries), or around the epoch (slots before 1970).
  */
 export const wideInstant = fc.oneof(

@@ -6,9 +6,7 @@ import { SLOT_LENGTHS } from '../../src/pos/sales/sales-bucket-layout.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import {
   HOUR,
-  QUARTER,
   R1_HOUR,
-  R1_QUARTER,
   seedBucketAccounts as seed,
   tamperBuckets as tamper,
 } from './sales-bucket-fixtures.js';
@@ -42,8 +40,8 @@ describeEachDialect('sales buckets: check and rebuild', (dialect) => {
       {
         ...where,
         eventKey: '',
-        slotMs: QUARTER,
-        slotStart: R1_QUARTER,
+        slotMs: HOUR,
+        slotStart: R1_HOUR,
         stored: { receipts: 2, amountCents: 9999n },
         expected: { receipts: 1, amountCents: 1250n },
       },
@@ -60,7 +58,7 @@ describeEachDialect('sales buckets: check and rebuild', (dialect) => {
         placeId: 'p2',
         paymentMethod: 'pix',
         eventKey: '',
-        slotMs: QUARTER,
+        slotMs: HOUR,
         slotStart: 0,
         stored: { receipts: 1, amountCents: 100n },
         expected: null,

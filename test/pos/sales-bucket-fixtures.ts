@@ -5,7 +5,6 @@ import type { AdminClient } from '../helper.js';
 // admin API (so their buckets are kept by the write path), and three faults made by hand in acme's.
 
 const POS = '/admin/v1/pos/accounts';
-export const QUARTER = 15 * 60_000;
 export const HOUR = 3_600_000;
 
 /** acme: R1 (cash 12.50, event e1) and R2 (tef_credit, no brand, 5.00) an hour later; other: R9. */
@@ -38,8 +37,7 @@ export async function seedBucketAccounts(t: AdminClient): Promise<void> {
   });
 }
 
-/** R1's quarter-hour and hour (UTC). */
-export const R1_QUARTER = Date.parse('2026-11-20T21:30:00Z');
+/** R1's hour (UTC). */
 export const R1_HOUR = Date.parse('2026-11-20T21:00:00Z');
 
 /** Changes one stored bucket of acme, deletes another and adds one the receipts do not make. */
@@ -49,7 +47,7 @@ export async function tamperBuckets(t: { db: Db }): Promise<void> {
     .set({ receipts: 2, amount_cents: 9999 })
     .where('account_id', '=', 'acme')
     .where('event_id', '=', '')
-    .where('slot_ms', '=', QUARTER)
+    .where('slot_ms', '=', HOUR)
     .where('payment_method', '=', 'cash')
     .execute();
   await t.db
@@ -64,7 +62,7 @@ export async function tamperBuckets(t: { db: Db }): Promise<void> {
       account_id: 'acme',
       place_id: 'p2',
       event_id: '',
-      slot_ms: QUARTER,
+      slot_ms: HOUR,
       slot_start: 0,
       payment_method: 'pix',
       branded: 0,

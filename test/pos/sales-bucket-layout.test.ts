@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { periodReading, SLOT_LENGTHS, slotStart } from '../../src/pos/sales/sales-bucket-layout.js';
 
 // How a period is read from the sales buckets (src/pos/sales/sales-bucket-layout.ts): whole slots, largest
-// first, and raw receipts only in the partial quarter-hours at its two edges. The readings are checked
+// first, and raw receipts only in the partial hours at its two edges. The readings are checked
 // here against the period itself, millisecond by millisecond in intervals, for any bounds.
 
 const MINUTE = 60_000;
 const QUARTER = 15 * MINUTE;
+const HOUR = 60 * MINUTE;
 const DAY = 86_400_000;
 
 /** Any instant the back office accepts (years 0000 to 9999), and ones near the epoch and today. */
@@ -31,10 +32,10 @@ function intervals(from: number, to: number): [number, number][] {
 }
 
 describe('sales bucket layout', () => {
-  it('slot lengths: whole quarter-hours, each dividing the next, smallest first', () => {
-    expect(SLOT_LENGTHS[0]).toBe(QUARTER);
+  it('slot lengths: whole hours, each dividing the next, smallest first', () => {
+    expect(SLOT_LENGTHS[0]).toBe(HOUR);
     for (const [index, length] of SLOT_LENGTHS.entries()) {
-      expect(length % QUARTER).toBe(0);
+      expect(length % HOUR).toBe(0);
       if (index > 0) expect(length % SLOT_LENGTHS[index - 1]!).toBe(0);
     }
   });
@@ -86,19 +87,19 @@ describe('sales bucket layout', () => {
     );
   });
 
-  it('periodReading: raw receipts are read only inside the partial quarter-hours at the two edges', () => {
+  it('periodReading: raw receipts are read only inside the partial hours at the two edges', () => {
     fc.assert(
       fc.property(period, ([from, to]) => {
         const { raw } = periodReading(from, to);
         expect(raw.length).toBeLessThanOrEqual(2);
-        // The quarter-hours holding the first and the last millisecond of the period.
-        const first = slotStart(from, QUARTER);
-        const last = slotStart(to - 1, QUARTER);
+        // The hours holding the first and the last millisecond of the period.
+        const first = slotStart(from, HOUR);
+        const last = slotStart(to - 1, HOUR);
         for (const range of raw) {
-          const inFirst = range.from >= first && range.to <= first + QUARTER;
-          const inLast = range.from >= last && range.to <= last + QUARTER;
-          // A period with no whole quarter-hour inside is read raw: at most its two partial ones.
-          const inBoth = last <= first + QUARTER && range.from === from && range.to === to;
+          const inFirst = range.from >= first && range.to <= first + HOUR;
+          const inLast = range.from >= last && range.to <= last + HOUR;
+          // A period with no whole hour inside is read raw: at most its two partial ones.
+          const inBoth = last <= first + HOUR && range.from === from && range.to === to;
           expect(inFirst || inLast || inBoth, JSON.stringify({ from, to, range })).toBe(true);
         }
       }),
@@ -106,10 +107,10 @@ describe('sales bucket layout', () => {
     );
   });
 
-  it('periodReading: whole local days in an offset of quarter-hours (+05:45, -03:30, +14:00, -03:00) read no raw receipt', () => {
+  it('periodReading: whole local days in an offset of whole hours (+14:00, -03:00, 0, -10:00) read no raw receipt', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(345, -210, 840, -180, 0, -570),
+        fc.constantFrom(840, -180, 0, -600, 60),
         fc.integer({ min: -400, max: 400 }),
         fc.integer({ min: 1, max: 120 }),
         (offsetMinutes, day, days) => {
@@ -120,12 +121,30 @@ describe('sales bucket layout', () => {
     );
   });
 
-  it('periodReading: 120 days with bounds at :30 in UTC-03:00 read raw receipts for 14.5 minutes and 30 seconds, and at most six slots a length below the largest', () => {
+  it('periodReading: whole local days in an offset of half or quarter hours (+05:45, -03:30, +05:30) read raw receipts only in the partial hour at each edge', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(345, -210, 330, -570),
+        fc.integer({ min: -400, max: 400 }),
+        fc.integer({ min: 1, max: 120 }),
+        (offsetMinutes, day, days) => {
+          const midnight = Date.UTC(2026, 10, 20) - offsetMinutes * MINUTE + day * DAY;
+          const to = midnight + days * DAY;
+          expect(periodReading(midnight, to).raw).toEqual([
+            { from: midnight, to: slotStart(midnight, HOUR) + HOUR },
+            { from: slotStart(to, HOUR), to },
+          ]);
+        },
+      ),
+    );
+  });
+
+  it('periodReading: 120 days with bounds at :30 in UTC-03:00 read raw receipts for 59.5 minutes and 30 seconds, and at most six slots a length below the largest', () => {
     const from = Date.parse('2026-06-01T00:00:30-03:00');
     const to = Date.parse('2026-09-29T00:00:30-03:00');
     const reading = periodReading(from, to);
     expect(reading.raw).toEqual([
-      { from, to: Date.parse('2026-06-01T03:15:00Z') },
+      { from, to: Date.parse('2026-06-01T04:00:00Z') },
       { from: Date.parse('2026-09-29T03:00:00Z'), to },
     ]);
     const largest = SLOT_LENGTHS.at(-1)!;
@@ -137,12 +156,12 @@ describe('sales bucket layout', () => {
     }
   });
 
-  it('periodReading: an empty or reversed period reads nothing; one inside a quarter-hour only raw receipts', () => {
+  it('periodReading: an empty or reversed period reads nothing; one inside an hour only raw receipts', () => {
     expect(periodReading(1000, 1000)).toEqual({ slots: [], raw: [] });
     expect(periodReading(2000, 1000)).toEqual({ slots: [], raw: [] });
-    expect(periodReading(QUARTER + 1, 2 * QUARTER - 1)).toEqual({
+    expect(periodReading(HOUR + 1, 2 * HOUR - 1)).toEqual({
       slots: [],
-      raw: [{ from: QUARTER + 1, to: 2 * QUARTER - 1 }],
+      raw: [{ from: HOUR + 1, to: 2 * HOUR - 1 }],
     });
   });
 });

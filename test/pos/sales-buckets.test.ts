@@ -60,8 +60,8 @@ describe('sales bucket deltas', () => {
         expect(delta.slotStart <= AT && AT < delta.slotStart + length).toBe(true);
         expect(delta.slotStart % length).toBe(0);
       }
-      // The quarter-hour, the hour and the 4 hours of 21:37:12 UTC, by hand.
-      expect(slots.get(15 * 60_000)!.slotStart).toBe(Date.parse('2026-11-20T21:30:00Z'));
+      // The hour and the 4 hours of 21:37:12 UTC, by hand; no slot is shorter than an hour.
+      expect(slots.has(15 * 60_000)).toBe(false);
       expect(slots.get(3_600_000)!.slotStart).toBe(Date.parse('2026-11-20T21:00:00Z'));
       expect(slots.get(4 * 3_600_000)!.slotStart).toBe(Date.parse('2026-11-20T20:00:00Z'));
     }
@@ -195,14 +195,15 @@ describeEachDialect('sales buckets kept by the write path', (dialect) => {
     );
   });
 
-  // PostgreSQL holds such deltas in a temporary table and merges them once; SQLite writes them at once,
-  // as every other test here does (and its check of 60,000 buckets in memory takes minutes).
+  // The last step takes 5,000 staged receipts a statement and sums their deltas over all pages before it
+  // writes the buckets (src/pos/receipts/receipt-apply-postgres.ts). On PostgreSQL only: SQLite's check of
+  // 40,000 buckets in memory takes minutes, and its last step is the same SQL as every other test here.
   it.runIf(dialect.name === 'postgres')(
-    'an upload whose bucket deltas outgrow what the last step holds (50,000 buckets) is written in parts, and a second one that cancels, moves and corrects its receipts too: the buckets equal the sums',
+    'an upload of several pages of the last step (14,000 receipts, over 40,000 buckets), and a second one that cancels, moves and corrects its receipts too: the buckets equal the sums',
     async () => {
       await seed(t);
       const HOUR = 3_600_000;
-      // 14,000 receipts an hour apart (a year and a half), two thirds with an event: over 60,000 buckets.
+      // 14,000 receipts an hour apart (a year and a half), two thirds with an event: over 40,000 buckets.
       const line = (n: number, change: 'none' | 'cancel' | 'move' | 'amount') =>
         JSON.stringify({
           id: `R${n}`,
@@ -231,7 +232,7 @@ describeEachDialect('sales buckets kept by the write path', (dialect) => {
         updated: 0,
         unchanged: 0,
       });
-      expect(await bucketCount(t)).toBeGreaterThan(60_000);
+      expect(await bucketCount(t)).toBeGreaterThan(40_000);
       expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
       const changes = ['none', 'cancel', 'move', 'amount'] as const;
       expect(await upload(ids.map((n) => line(n, changes[n % 4] ?? 'none')))).toEqual({

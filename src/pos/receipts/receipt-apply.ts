@@ -1,20 +1,14 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
+import { isPostgres } from '../../db/dialect.js';
 import { withTransactionTimeLimit } from '../../db/query-timeout.js';
 import { eventPlacePairs } from '../places/event-repository.js';
 import { existingPlaceIds } from '../places/place-repository.js';
-import {
-  findReceipts,
-  lockReceiptWrites,
-  RECEIPTS_PER_LOOKUP,
-  sameReceipt,
-  writeReceipts,
-  type ReceiptData,
-} from './receipt-repository.js';
+import { lockReceiptWrites, type ReceiptCounts } from './receipt-repository.js';
+import { applyStagingOnPostgres } from './receipt-apply-postgres.js';
+import { applyAttachedStaging } from './receipt-apply-sqlite.js';
 import type { ReceiptStaging } from './receipt-staging.js';
-import { BucketDeltaSpill } from '../sales/sales-bucket-writes.js';
-import { BucketDeltaSum } from '../sales/sales-buckets.js';
 
 // The last step of an upload (docs/admin-rules.md, Point of sale: POST receipts): the staged receipts written
 // to the service's database in one transaction, so that an upload is stored whole or not at all. It is
@@ -22,12 +16,7 @@ import { BucketDeltaSum } from '../sales/sales-buckets.js';
 // else: the receipts were parsed, checked and de-duplicated while the body arrived. Its transaction runs
 // under a time limit of its own (UPLOAD_WRITE_TIMEOUT_MS), never under one meant for a single API read.
 
-/** Counts of a receipts call. */
-export interface ReceiptCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+export type { ReceiptCounts };
 
 /**
  * What the apply step answers: the counts; the staged receipt whose place or event went away; or why it
@@ -40,13 +29,6 @@ export type ApplyOutcome =
 
 type MissingReference = Extract<ApplyOutcome, { missing: unknown }>;
 
-/** Staged receipts compared and written per page: one read of the stored ones, then multi-row writes. */
-const APPLY_PAGE = RECEIPTS_PER_LOOKUP;
-/**
- * Buckets whose deltas are summed over pages before they are written (a few hundred bytes each): the
- * larger slots of a place are written once for many pages, and the memory an upload holds is bounded.
- */
-const BUCKETS_HELD = 50_000;
 /** Ids per look-up of places or events. */
 const LOOKUP_PAGE = 1_000;
 
@@ -88,6 +70,26 @@ async function missingReference(
 }
 
 /**
+ * Runs `work` on one connection of `db` with the upload's staging file attached as `upload` on SQLite
+ * (an attachment cannot begin inside a transaction), detached afterwards; on PostgreSQL, on `db`.
+ */
+async function withStagingAttached<T>(
+  db: Db,
+  staging: ReceiptStaging,
+  work: (db: Db) => Promise<T>,
+): Promise<T> {
+  if (isPostgres(db)) return work(db);
+  return db.connection().execute(async (connection) => {
+    await connection.executeQuery(CompiledQuery.raw('attach database ? as upload', [staging.path]));
+    try {
+      return await work(connection);
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw('detach database upload'));
+    }
+  });
+}
+
+/**
  * Writes the staged upload of `accountId` in one transaction of `db` that may take at most `limitMs`:
  * each staged receipt's first version in the upload is compared with the stored receipt (inserted,
  * updated or unchanged; the repeats within the upload were counted while staging) and its last version
@@ -102,42 +104,23 @@ export async function applyStagedReceipts(
   limitMs: number,
 ): Promise<ApplyOutcome> {
   const repeats = staging.repeats();
-  const counts: ReceiptCounts = { inserted: 0, updated: repeats.updated, unchanged: repeats.unchanged };
   let outcome: ApplyOutcome | undefined;
   try {
-    outcome = await withTransactionTimeLimit(db, limitMs, async (trx, limit) => {
-      // Taken before the stored states are read, so that they are still the states the write replaces
-      // (the sales buckets subtract them).
-      await lockReceiptWrites(trx, accountId);
-      const missing = await missingReference(trx, accountId, staging);
-      if (missing !== undefined) return missing;
-      const deltas = new BucketDeltaSum(accountId);
-      const held = new BucketDeltaSpill(trx);
-      for (const page of staging.pages(APPLY_PAGE)) {
-        await limit.check();
-        const stored = await findReceipts(
-          trx,
-          accountId,
-          page.map(({ receipt }) => receipt.id),
-        );
-        const written: ReceiptData[] = [];
-        for (const { receipt, first, changedInUpload } of page) {
-          const before = stored.get(receipt.id);
-          const same = before !== undefined && sameReceipt(before, first);
-          if (before === undefined) counts.inserted += 1;
-          else if (same) counts.unchanged += 1;
-          else counts.updated += 1;
-          if (!same || changedInUpload) written.push(receipt);
-        }
-        await writeReceipts(trx, accountId, written, now, { stored, deltas });
-        if (deltas.size >= BUCKETS_HELD) await held.add(deltas.take());
-        await nextTurn();
-      }
-      // The merge of a long upload's bucket deltas is its longest statement: it gets what is left.
-      await limit.check();
-      await held.apply(accountId, deltas.take());
-      return { ok: true as const, counts };
-    });
+    outcome = await withStagingAttached(db, staging, (connection) =>
+      withTransactionTimeLimit(connection, limitMs, async (trx, limit) => {
+        // Taken before the stored states are read, so that they are still the states the write replaces
+        // (the sales buckets subtract them).
+        await lockReceiptWrites(trx, accountId);
+        const missing = await missingReference(trx, accountId, staging);
+        if (missing !== undefined) return missing;
+        const counts = isPostgres(trx)
+          ? await applyStagingOnPostgres(trx, accountId, staging, now, limit)
+          : await applyAttachedStaging(trx, accountId, now, limit);
+        counts.updated += repeats.updated;
+        counts.unchanged += repeats.unchanged;
+        return { ok: true as const, counts };
+      }),
+    );
   } catch (error) {
     // The transaction was rolled back (or, the connection lost during its commit, its outcome is not
     // known): the caller says why and that resending is safe, receipts being upserted by id.

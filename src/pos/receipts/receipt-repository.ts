@@ -49,6 +49,13 @@ function toReceipt(row: Selectable<PosReceiptTable>): Receipt {
   };
 }
 
+/** Counts of a receipts call. */
+export interface ReceiptCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
 /** True when every stored field of the two receipts is equal (`counted` follows from them). */
 export function sameReceipt(a: ReceiptData, b: ReceiptData): boolean {
   return (
@@ -75,9 +82,6 @@ export async function findReceipt(db: Db, accountId: string, id: string): Promis
   return row === undefined ? undefined : toReceipt(row);
 }
 
-/** Receipts per look-up of stored states (`findReceipts`) an upload's last step makes at most. */
-export const RECEIPTS_PER_LOOKUP = 2_000;
-
 // The receipts of an upload are read and written with SQL written here once, not built per call: building
 // a 500-row statement cost about a third of writing it. SQLite takes the ids of a look-up as one JSON
 // array and the rows of a write as rows of parameters (a handful of statement sizes, each kept compiled
@@ -88,7 +92,7 @@ const SQLITE_FIND =
 const POSTGRES_FIND = 'select * from pos_receipts where account_id = $1 and id = any($2::text[])';
 
 /** The stored receipts of the account among `ids`, by id. */
-export async function findReceipts(
+async function findReceipts(
   db: Db,
   accountId: string,
   ids: readonly string[],

@@ -1,11 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sameReceipt, type ReceiptData } from './receipt-repository.js';
+import { countsTowardFigures } from './receipt-rules.js';
 
 // The receipts of one upload, kept outside the service's database until the upload is whole
-// (docs/admin-rules.md, Point of sale: a bad receipt rejects the whole call). Kept in a temporary SQLite
-// database of the upload's own (a file SQLite deletes when it is closed, paged to disk past a few megabytes),
-// so that an upload of any length holds no connection of the service's database while its body arrives, and
-// bounded memory.
+// (docs/admin-rules.md, Point of sale: a bad receipt rejects the whole call). Kept in a SQLite file of the
+// upload's own in the temporary folder (deleted when it is closed, paged to disk past a few megabytes), so
+// that an upload of any length holds no connection of the service's database while its body arrives, and
+// bounded memory. A SQLite service database attaches the file for the last step, which then reads the
+// staged receipts in SQL (receipt-apply-sqlite.ts); on PostgreSQL they are read back page by page.
 
 /** A checked receipt of an upload and where it sits in it (0-based index or 1-based NDJSON line). */
 export interface UploadedReceipt {
@@ -44,12 +50,14 @@ interface Row {
   kind: string | null;
   status: string;
   demo: number;
+  counted: number;
   first: string | null;
   changed: number;
 }
 
+/** The staged table's columns: a receipt's stored columns (`counted` derived), then the upload's own. */
 const COLUMNS =
-  'id, position, place_id, event_id, occurred_at, payment_method, brand, amount_cents, kind, status, demo, first, changed';
+  'id, position, place_id, event_id, occurred_at, payment_method, brand, amount_cents, kind, status, demo, counted, first, changed';
 
 const toReceipt = (row: Row): ReceiptData => ({
   id: row.id,
@@ -70,6 +78,13 @@ const decode = (text: string) => JSON.parse(text) as ReceiptData;
 
 /** The staging store of one upload; `close` deletes it. */
 export interface ReceiptStaging {
+  /**
+   * The staging file, which a SQLite service database attaches to read the staged receipts in SQL: table
+   * `staged` (COLUMNS above), one row an id, the last version of the upload; `first` is the first
+   * version as JSON (a ReceiptData) when the id came more than once, `changed` 1 when a later version
+   * differed from the one before it. Every change is committed by the time `add` returns.
+   */
+  readonly path: string;
   /** Adds receipts in upload order: a receipt id already staged is replaced, its repeat counted. */
   add(receipts: readonly UploadedReceipt[]): void;
   /** Forgets every staged receipt (a JSON body whose `receipts` came twice: the last one counts). */
@@ -87,8 +102,8 @@ export interface ReceiptStaging {
 
 /** Opens the staging store of one upload. */
 export function openReceiptStaging(): ReceiptStaging {
-  // An empty name: a temporary database of this connection alone, deleted when it closes.
-  const store = new SQLite('');
+  const path = join(tmpdir(), `receipt-upload-${randomUUID()}.sqlite`);
+  const store = new SQLite(path);
   store.pragma('journal_mode = OFF');
   store.pragma('synchronous = OFF');
   store.pragma(`cache_size = -${CACHE_KIB}`);
@@ -104,17 +119,18 @@ export function openReceiptStaging(): ReceiptStaging {
     kind text,
     status text not null,
     demo integer not null,
+    counted integer not null,
     first text,
     changed integer not null
   ) without rowid`);
   // A receipt id comes once in most uploads: it is inserted, and only an id already staged (the insert
   // changed nothing) is read back, compared and replaced.
   const insertNew = store.prepare(
-    `insert into staged (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
+    `insert into staged (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
   );
   const findOne = store.prepare<[string], Row>(`select ${COLUMNS} from staged where id = ?`);
   const put = store.prepare(
-    `insert or replace into staged (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `insert or replace into staged (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const page = store.prepare<[string, number], Row>(
     `select ${COLUMNS} from staged where id > ? order by id limit ?`,
@@ -134,6 +150,7 @@ export function openReceiptStaging(): ReceiptStaging {
       receipt.kind,
       receipt.status,
       receipt.demo ? 1 : 0,
+      countsTowardFigures(receipt) ? 1 : 0,
       first,
       changed ? 1 : 0,
     ] as const;
@@ -152,6 +169,7 @@ export function openReceiptStaging(): ReceiptStaging {
   });
 
   return {
+    path,
     add(receipts) {
       if (receipts.length > 0) add(receipts);
     },
@@ -206,6 +224,7 @@ export function openReceiptStaging(): ReceiptStaging {
     },
     close() {
       store.close();
+      rmSync(path, { force: true });
     },
   };
 }

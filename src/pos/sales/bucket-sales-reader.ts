@@ -9,7 +9,7 @@ import type { SalesQuery, SalesReader } from './sales-reader.js';
 // whole slots of the period read largest first, and the raw receipts only inside the two partial
 // smallest slots at its edges (sales-bucket-layout.ts). Its cost follows the number of slots a period
 // spans and the methods and brands in them, not the number of receipts: a 120-day period reads at most
-// six slots of each length, and raw receipts of two partial quarter-hours at most.
+// six slots of each length, and raw receipts of two partial hours at most.
 
 /** One row of the union: a bucket, or one raw receipt at an edge, with method and brand as stored. */
 interface Part {

@@ -1,13 +1,16 @@
 // The time slots of the pre-aggregated sales buckets, and how a period is read from them: whole slots
 // from the buckets, largest first, and the raw receipts only inside the partial slots at the two edges.
 //
-// Slots are aligned on the Unix epoch in UTC and every length is a whole number of quarter-hours, each a
-// multiple of the one below it. Every UTC offset in use is a whole number of quarter-hours (+05:45,
-// -03:30, +14:00), so a period bounded at local midnights or hours is read from buckets to the quarter-
-// hour; only the seconds inside a bound's quarter-hour (a bound at :30, say) come from raw receipts.
+// Slots are aligned on the Unix epoch in UTC and every length is a whole number of hours, each a multiple
+// of the one below it. Most UTC offsets in use are whole hours (-03:00, +01:00), so a period bounded at
+// local midnights or hours there is read from buckets alone; in an offset of half or quarter hours
+// (+05:30, +05:45, -03:30), and for a bound inside an hour (at :30, say), the receipts of the partial
+// hour at each edge come from the raw receipts (at most two hours' worth, through the receipts' period
+// index). No slot is shorter than an hour: a 15-minute slot of a busy place holds about one receipt, so
+// it cost a bucket row written per receipt (more with an event) for reads that an hour of raw receipts
+// answers as well (measured: BENCHMARKS.md, NDJSON ingestion (issue 23)).
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+const HOUR = 3_600_000;
 
 /**
  * Slot lengths in milliseconds, smallest first; each divides the next. Each length is four times the one
@@ -18,7 +21,6 @@ const HOUR = 60 * MINUTE;
  * docs/architecture.md). A counted receipt is in one bucket of each length (twice with an event).
  */
 export const SLOT_LENGTHS: readonly number[] = [
-  15 * MINUTE,
   HOUR,
   4 * HOUR,
   16 * HOUR,

@@ -5,8 +5,8 @@ import { isPostgres } from '../../db/dialect.js';
 import type { BucketDelta } from './sales-buckets.js';
 
 // Writing the bucket deltas (sales-buckets.ts) into the buckets: batched upserts that add each delta to
-// the stored bucket, the removal of buckets left empty, and on PostgreSQL a long write's deltas held in
-// a temporary table and merged once.
+// the stored bucket, and the removal of buckets left empty. (An upload's last step sums and writes its
+// buckets in SQL instead: src/pos/receipts/receipt-apply-sqlite.ts and receipt-apply-postgres.ts.)
 
 /** The bucket key's columns, in the order of the upserts' values. */
 const KEY_COLUMNS = 'account_id, place_id, event_id, slot_ms, slot_start, payment_method, branded, brand';
@@ -116,25 +116,6 @@ async function deleteEmptyBuckets(db: Db, accountId: string): Promise<void> {
     .execute();
 }
 
-// PostgreSQL keeps every version of a row a transaction updates until it ends: an upload that wrote
-// its bucket deltas every 50,000 buckets rewrote its larger slots' buckets once a flush, and a
-// million-receipt upload grew the bucket table and its index (which carries the sums) to several times
-// their size, past the server's cache. There, the deltas of a long upload are held in a temporary table
-// of the transaction instead (no WAL, no index, dropped at its end) and merged into the buckets once.
-
-const POSTGRES_SPILL_TABLE = `create temporary table if not exists pos_bucket_deltas (
-  account_id text, place_id text, event_id text, slot_ms int8, slot_start int8, payment_method text,
-  branded int4, brand text, receipts int8, amount_cents numeric) on commit drop`;
-const POSTGRES_SPILL =
-  `insert into pos_bucket_deltas (${KEY_COLUMNS}, receipts, amount_cents) ` +
-  'select * from unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::int8[], $6::text[], ' +
-  '$7::int4[], $8::text[], $9::int8[], $10::numeric[])';
-const POSTGRES_MERGE =
-  `insert into pos_sales_buckets (${KEY_COLUMNS}, receipts, amount_cents) ` +
-  `select ${KEY_COLUMNS}, sum(receipts), sum(amount_cents) from pos_bucket_deltas ` +
-  `group by ${KEY_COLUMNS} having sum(receipts) <> 0 or sum(amount_cents) <> 0 ` +
-  `order by ${KEY_COLUMNS} ${ADD_TO_STORED}`;
-
 /** The deltas as the arrays of a PostgreSQL statement: one a column, in the order of KEY_COLUMNS. */
 function postgresColumns(batch: readonly BucketDelta[]): unknown[] {
   const column = <T>(of: (delta: BucketDelta) => T) => batch.map(of);
@@ -150,42 +131,4 @@ function postgresColumns(batch: readonly BucketDelta[]): unknown[] {
     column((d) => d.receipts),
     column((d) => d.amountCents.toString()),
   ];
-}
-
-/**
- * The bucket deltas of a long write, held until its transaction applies them: on PostgreSQL in a
- * temporary table of the transaction, merged into the buckets once at the end (`apply`); on SQLite,
- * which rewrites a row in place, applied at once.
- */
-export class BucketDeltaSpill {
-  #spilled = false;
-
-  constructor(private readonly db: Db) {}
-
-  /** Holds (PostgreSQL) or applies (SQLite) the deltas. */
-  async add(deltas: readonly BucketDelta[]): Promise<void> {
-    if (!isPostgres(this.db)) {
-      await applyBucketDeltas(this.db, deltas);
-      return;
-    }
-    if (!this.#spilled) await this.db.executeQuery(CompiledQuery.raw(POSTGRES_SPILL_TABLE));
-    this.#spilled = true;
-    for (let start = 0; start < deltas.length; start += POSTGRES_BATCH) {
-      const batch = deltas.slice(start, start + POSTGRES_BATCH);
-      await this.db.executeQuery(CompiledQuery.raw(POSTGRES_SPILL, postgresColumns(batch)));
-    }
-  }
-
-  /** Applies what was held and the last deltas: once a bucket, in the buckets' key order. */
-  async apply(accountId: string, last: readonly BucketDelta[]): Promise<void> {
-    if (!this.#spilled) {
-      await applyBucketDeltas(this.db, last);
-      return;
-    }
-    await this.add(last);
-    await this.db.executeQuery(CompiledQuery.raw(POSTGRES_MERGE));
-    await this.db.executeQuery(CompiledQuery.raw('drop table pos_bucket_deltas'));
-    this.#spilled = false;
-    await deleteEmptyBuckets(this.db, accountId);
-  }
 }
