@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { isPostgres } from './dialect.js';
 
@@ -83,6 +84,25 @@ export function prepareQuery<D, V extends object, R>(
       return result.rows;
     },
   };
+}
+
+/** At most this many texts of one family are named; the texts past it run unnamed, as before. */
+const TEXTS_PER_FAMILY = 500;
+/** How many texts each family has named. */
+const familyTexts = new Map<string, number>();
+
+/**
+ * Names `sql` as a prepared statement on PostgreSQL, for a query whose shape follows its values but
+ * takes few shapes (the sales figures' union of the slot runs and edges of a period), which `prepareQuery`
+ * cannot build once: each distinct text is named after `family` and a digest of the text, so that every
+ * pooled connection parses and plans it once. Calling it again with a named text does nothing.
+ */
+export function nameStatementText(family: string, sql: string): void {
+  if (statementNames.has(sql)) return;
+  const named = familyTexts.get(family) ?? 0;
+  if (named >= TEXTS_PER_FAMILY) return;
+  familyTexts.set(family, named + 1);
+  nameStatement(`${family}_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, sql);
 }
 
 /** Records `sql` as the text of the named statement `name` (one text per name). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { prepareQuery } from '../../src/db/prepared-query.js';
+import { nameStatementText, prepareQuery } from '../../src/db/prepared-query.js';
 import { describeEachDialect, type Dialect } from '../helper.js';
 
 // Hot queries compiled once (src/db/prepared-query.ts): built with Kysely once per database, run with
@@ -75,5 +75,34 @@ describeEachDialect('prepared queries', (dialect: Dialect) => {
     await expect(other.rows(db, { key: 'a' })).rejects.toThrow(
       'statement name given twice: test_setting_by_key',
     );
+  });
+
+  it('on PostgreSQL a text named by its family runs as a prepared statement of its own, each text once', async () => {
+    if (dialect.name !== 'postgres') return;
+    const texts = [1, 2].map((n) =>
+      db
+        .selectFrom('settings')
+        .select('key')
+        .where(
+          'key',
+          'in',
+          Array.from({ length: n }, (_, i) => `k${i}`),
+        ),
+    );
+    await db.connection().execute(async (connection) => {
+      for (const query of texts) {
+        const compiled = query.compile();
+        nameStatementText('test_family', compiled.sql);
+        nameStatementText('test_family', compiled.sql); // again: nothing changes
+        await connection.executeQuery(compiled);
+        await connection.executeQuery(compiled);
+      }
+      const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(
+        connection,
+      );
+      const names = prepared.rows.map((row) => row.name).filter((name) => name.startsWith('test_family_'));
+      expect(names).toHaveLength(2);
+      expect(new Set(names).size).toBe(2);
+    });
   });
 });

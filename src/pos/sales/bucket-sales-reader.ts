@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
+import { nameStatementText } from '../../db/prepared-query.js';
 import { periodReading, SLOT_LENGTHS } from './sales-bucket-layout.js';
 import type { ReceiptGroup } from './sales-figures.js';
 import type { SalesQuery, SalesReader } from './sales-reader.js';
@@ -64,7 +65,7 @@ async function bucketReceiptGroups(
   const [first, ...rest] = [...buckets, ...edges];
   if (first === undefined) return [];
   const parts = rest.reduce((union, part) => union.unionAll(part), first);
-  const rows = await db
+  const figures = db
     .selectFrom(parts.as('parts'))
     .select(['payment_method', 'branded', 'brand'])
     .select((eb) => [
@@ -72,7 +73,11 @@ async function bucketReceiptGroups(
       sql<string>`cast(sum(${eb.ref('amount_cents')}) as text)`.as('cents'),
     ])
     .groupBy(['payment_method', 'branded', 'brand'])
-    .execute();
+    .compile();
+  // A period's text follows its slot runs and edges, a few shapes in all: on PostgreSQL each is a named
+  // prepared statement, parsed and planned once per connection.
+  if (isPostgres(db)) nameStatementText('sales_figures', figures.sql);
+  const { rows } = await db.executeQuery(figures);
   return rows.map((row) => ({
     paymentMethod: row.payment_method,
     brand: row.branded === 1 ? row.brand : null,
