@@ -310,7 +310,9 @@ describeEachProcessDatabase('partner-gateway command line', (kind) => {
     const text = (await cli('refusals', '--account', 'keyacct', '--limit', '1')).stdout;
     expect(text).toContain(String(requestId));
     // Below the table, where the code is explained (docs/operations.md, Why did my call fail).
-    expect(text).toMatch(/What the codes mean:\n {2}invalid_token {2}http\S+\/docs\/problems#problem-invalid_token\n/);
+    expect(text).toMatch(
+      /What the codes mean:\n {2}invalid_token {2}http\S+\/docs\/problems#problem-invalid_token\n/,
+    );
     expect((await cli('refusals')).code).toBe(2); // one of --system or --account
   });
 
