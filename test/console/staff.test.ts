@@ -356,16 +356,16 @@ describeEachDialect('back-office console: staff users and the action log', (dial
         });
       }
       const first = (await agent.get('/console/activity?action=testAction')).body;
-      expect(first).toContain('<code>tests/59</code>');
-      expect(first).not.toContain('<code>tests/9</code>');
+      expect(first).toContain('<code class="ellipsis" title="tests/59">tests/59</code>');
+      expect(first).not.toContain('<code class="ellipsis" title="tests/9">tests/9</code>');
       const next = /href="(\/console\/activity\?action=testAction&amp;cursor=[0-9.]+)" rel="next"/.exec(
         first,
       )?.[1];
       expect(next).toBeDefined();
       const second = (await agent.get(next!.replaceAll('&amp;', '&'))).body;
-      expect(second).toContain('<code>tests/9</code>');
-      expect(second).toContain('<code>tests/0</code>');
-      expect(second).not.toContain('<code>tests/10</code>');
+      expect(second).toContain('<code class="ellipsis" title="tests/9">tests/9</code>');
+      expect(second).toContain('<code class="ellipsis" title="tests/0">tests/0</code>');
+      expect(second).not.toContain('<code class="ellipsis" title="tests/10">tests/10</code>');
       expect(second).not.toContain('rel="next"');
       expect(second).toContain(`href="/console/activity?action=testAction">${PT.actFirst}`);
     });
