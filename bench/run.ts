@@ -93,6 +93,16 @@ const ticketRows = await benchTicketPath({ quick: QUICK });
 printTable('ticket path on real listeners (autocannon)', ticketRows);
 recordTargets(...ticketRows.filter((row) => row.met !== undefined));
 
+// What one POS call costs the shared store, in operations (round trips to Redis), from the service's own
+// metrics: a figure the machine's load does not move (bench/store-round-trips.ts).
+const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
+if (redisUrl !== undefined) {
+  const { storeOperationsPerPing } = await import('./store-round-trips.js');
+  const perCall = await storeOperationsPerPing(redisUrl);
+  console.log('\nrate-limit store operations per POS ping (Redis):');
+  for (const [operation, n] of perCall) console.log(`  ${operation.padEnd(14)} ${n.toFixed(2)}`);
+}
+
 // The sales route over pre-aggregated buckets against a covering-index scan (bench/sales.ts, which reads
 // --quick from the same command line).
 await import('./sales.js');
