@@ -4,8 +4,9 @@ import type { DemoCredentials } from './credentials.js';
 // What the start prints about the demo (docs/getting-started.md, The first start): on the start that
 // creates it, where the documentation, the panel and the console are, the demo's secrets as shell
 // `export` lines and `curl` commands that use them, shown this once (only hashes are stored); on later
-// starts one line saying where things are and how to get new credentials. In production no secret is
-// printed: the keys are issued from the console or the admin API there.
+// starts one line saying where things are and how to get new credentials. In production too, the start
+// that creates a demo (DEMO=true, or SQLite) shows its keys this once, as it always has; the command that
+// re-issues them refuses there.
 
 /** The command that re-issues the demo's credentials (src/cli/demo-commands.ts). */
 const DEMO_CREDENTIALS_COMMAND = 'npx partner-gateway demo credentials';
@@ -101,14 +102,6 @@ export function firstStartBanner(
     'Demo data created (first start on an empty database; DEMO=false turns this off).',
     ...addressLines(config),
   ];
-  if (config.env === 'production') {
-    return [
-      ...head,
-      'NODE_ENV=production: the demo keys and password are not printed. Issue keys from the console or',
-      'the admin API (docs/back-office.md).',
-      '',
-    ].join('\n');
-  }
   const token =
     generatedAdminToken === null
       ? ['The admin token is ADMIN_TOKEN, as set.']
@@ -120,7 +113,10 @@ export function firstStartBanner(
     '',
     ...credentialLines(config, credentials, generatedAdminToken, now).map((line) => `  ${line}`),
     '',
-    `Lost them? New ones (the old ones stop working): ${DEMO_CREDENTIALS_COMMAND}`,
+    // The command refuses in production, where keys are issued from the console or the admin API.
+    config.env === 'production'
+      ? 'Lost them? Issue new keys from the console or the admin API (docs/back-office.md).'
+      : `Lost them? New ones (the old ones stop working): ${DEMO_CREDENTIALS_COMMAND}`,
     '',
   ].join('\n');
 }
