@@ -26,7 +26,11 @@ const { path } = workerData as { path: string };
 const database = new SQLite(path);
 // As the main connection (database.ts): the file is already in WAL mode.
 database.pragma('synchronous = FULL');
-database.pragma('busy_timeout = 5000');
+// Waiting for the lock here holds only this thread, never the event loop (unlike the main connection's
+// 5 s): a ticket that arrives while the main writer holds the file (a receipts upload's last step, which
+// keeps its transaction open between its pages) waits for it, as it did on the one connection before,
+// rather than failing after 5 s.
+database.pragma('busy_timeout = 60000');
 database.pragma('foreign_keys = ON');
 
 const statements = new Map<string, SQLite.Statement>();
