@@ -1,4 +1,3 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { SERVICE_ACTOR } from '../../src/audit/actor.js';
 import { DEMO_ACCOUNT, seedPosDemo } from '../../src/pos/demo.js';
@@ -7,38 +6,11 @@ import { keyOutcomeValue } from '../../src/pos/keys/merchant-key-problem.js';
 import { createMemoryRateLimitStore } from '../../src/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/rate-limit/rate-limit-store.js';
 import { describeEachDialect, testApp, useTestApp, type TestApp } from '../helper.js';
+import { signedInPanelUser } from './panel-agent.js';
 
 // The merchant panel's recent refusals of the account's keys (docs/back-office.md, The merchant panel;
 // docs/operations.md, Why did my call fail): a key's and the account's, each code linked to its anchor on the
 // documentation pages, with param, detail and request id; the signed-in user's own account only.
-
-const PASSWORD = 'uma frase longa e segura';
-
-/** A signed-in merchant user's browser over inject: a cookie jar and GET. */
-async function signedIn(t: TestApp, account: string, email: string, lang?: 'en') {
-  await t.services.merchantUsers.ensureWithPassword(account, email, 'Ana', PASSWORD);
-  const jar = new Map<string, string>(lang === undefined ? [] : [['lang', lang]]);
-  const remember = (response: LightMyRequestResponse) => {
-    for (const cookie of response.cookies as { name: string; value: string }[])
-      jar.set(cookie.name, cookie.value);
-    return response;
-  };
-  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const get = async (url: string) =>
-    remember(await t.call({ method: 'GET', url, headers: { cookie: cookie() } }));
-  const form = await get('/panel/sign-in');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
-  const done = remember(
-    await t.call({
-      method: 'POST',
-      url: '/panel/sign-in',
-      headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ email, password: PASSWORD, _csrf: csrf }).toString(),
-    }),
-  );
-  expect(done.statusCode).toBe(303);
-  return { get };
-}
 
 /** A key of the account, with the permissions given. */
 async function keyOf(t: TestApp, account: string, name: string, permissions: PosPermission[]) {
@@ -84,7 +56,7 @@ describeEachDialect('merchant panel: the keys’ recent refusals', (dialect) => 
     await logged(t, DEMO_ACCOUNT, [deniedId!, invalidId!]);
     await logged(t, 'acme', [otherId!]);
 
-    const panel = await signedIn(t, DEMO_ACCOUNT, 'ana@demo.test');
+    const panel = await signedInPanelUser(t, { account: DEMO_ACCOUNT, email: 'ana@demo.test' });
     // One key's: its refusal with the code linked to its anchor, the param, the detail and the request id.
     const mine = await panel.get(`/panel/keys/${reader.id}/refusals`);
     expect(mine.statusCode).toBe(200);
@@ -123,7 +95,7 @@ describeEachDialect('merchant panel: the keys’ recent refusals', (dialect) => 
     expect((await panel.get('/panel/keys')).body).toContain('href="/panel/keys/refusals"');
 
     // The other account's user sees its own refusal, not the demo's.
-    const acme = await signedIn(t, 'acme', 'bia@acme.test', 'en');
+    const acme = await signedInPanelUser(t, { account: 'acme', email: 'bia@acme.test', lang: 'en' });
     const theirs = await acme.get('/panel/keys/refusals');
     expect(theirs.body).toContain('Recent refusals of your keys');
     expect(rowOf(theirs.body, otherId!)).toContain('Da Acme');
@@ -151,14 +123,14 @@ describe('merchant panel: refusals when the shared store does not answer', () =>
     try {
       await seedPosDemo(t.services, { receipts: 0 });
       const key = await keyOf(t, DEMO_ACCOUNT, 'Integração', ['event.view']);
-      const pt = await signedIn(t, DEMO_ACCOUNT, 'ana@demo.test');
+      const pt = await signedInPanelUser(t, { account: DEMO_ACCOUNT, email: 'ana@demo.test' });
       for (const url of ['/panel/keys/refusals', `/panel/keys/${key.id}/refusals`]) {
         const page = await pt.get(url);
         expect(page.statusCode, url).toBe(503);
         expect(page.headers['content-type'], url).toMatch(/^text\/html/);
         expect(page.body, url).toContain('o armazenamento que as guarda não responde');
       }
-      const en = await signedIn(t, DEMO_ACCOUNT, 'bia@demo.test', 'en');
+      const en = await signedInPanelUser(t, { account: DEMO_ACCOUNT, email: 'bia@demo.test', lang: 'en' });
       expect((await en.get('/panel/keys/refusals')).body).toContain(
         'the store that keeps them does not answer',
       );

@@ -1,43 +1,16 @@
 import { parse } from 'csv-parse/sync';
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { posGet } from '../request.js';
+import { signedInPanelUser } from './panel-agent.js';
 
 // The panel's report CSVs hold OWASP's rule for CSV injection: a brand is the terminal's free text,
 // passed through by the API (GET /v1/api-public/sales/by-payment-method, `data[].brands[].brand`), so a
 // brand such as `+1+1` or `-cmd` must reach the spreadsheet as text, never as a formula, while every
 // count, amount and share stays a number equal to the API's.
 
-const PASSWORD = 'uma frase longa e segura';
 const FORMULA_START = /^[=+\-@\t\r]/;
 const BRANDS = ['+1+1', '-cmd', '=HYPERLINK("http://evil.test","x")', '@SUM(1)', '-12.50', 'VISA'];
-
-/** A signed-in merchant user's GET over inject, with the session cookie. */
-async function signedIn(t: TestApp): Promise<(url: string) => Promise<LightMyRequestResponse>> {
-  await t.services.merchantUsers.ensureWithPassword('acme', 'a@acme.test', 'Ana', PASSWORD);
-  const jar = new Map<string, string>();
-  const remember = (response: LightMyRequestResponse) => {
-    for (const cookie of response.cookies as { name: string; value: string }[])
-      jar.set(cookie.name, cookie.value);
-    return response;
-  };
-  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const get = async (url: string) =>
-    remember(await t.call({ method: 'GET', url, headers: { cookie: cookie() } }));
-  const form = await get('/panel/sign-in');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
-  const done = remember(
-    await t.call({
-      method: 'POST',
-      url: '/panel/sign-in',
-      headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ _csrf: csrf, email: 'a@acme.test', password: PASSWORD }).toString(),
-    }),
-  );
-  expect(done.statusCode).toBe(303);
-  return get;
-}
 
 /** The account's receipts of 2026-11-19: one per brand, and a refund that makes one line negative. */
 async function seedBrands(t: TestApp): Promise<string> {
@@ -85,7 +58,7 @@ describe('merchant panel: report CSVs and CSV injection (OWASP)', () => {
 
     it('a brand starting like a formula reaches the spreadsheet as text, after a single quote', async () => {
       await seedBrands(t);
-      const get = await signedIn(t);
+      const { get } = await signedInPanelUser(t, { account: 'acme', email: 'a@acme.test' });
       const response = await get(`/panel/reports/brands.csv${period}`);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -105,7 +78,7 @@ describe('merchant panel: report CSVs and CSV injection (OWASP)', () => {
 
     it('counts, amounts and shares stay numbers equal to the API, negative ones too (both reports)', async () => {
       const key = await seedBrands(t);
-      const get = await signedIn(t);
+      const { get } = await signedInPanelUser(t, { account: 'acme', email: 'a@acme.test' });
       const api = JSON.parse(
         (
           await posGet(

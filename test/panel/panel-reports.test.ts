@@ -1,7 +1,7 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
 import { posGet } from '../request.js';
+import { signedInPanelUser } from './panel-agent.js';
 
 // The panel's two reports for real data (issue 22): the summary by brand shows the 10 largest brand
 // lines and sums the rest into one line whose figures equal the API's lines it replaces; the sum of the
@@ -9,8 +9,6 @@ import { posGet } from '../request.js';
 // place and period; the plain CSV keeps its bytes and a pt-BR spreadsheet CSV sits beside it; the
 // language switch comes back to the same report with its query, and only to a path of the panel.
 
-const PASSWORD = 'uma frase longa e segura';
-const FORM = 'application/x-www-form-urlencoded';
 const DAY = '?place=P1&from=2026-11-19&to=2026-11-19';
 
 interface Answer {
@@ -23,38 +21,6 @@ interface Answer {
     share: string;
     brands: { brand: string | null; count: number; amount: string; share: string }[];
   }[];
-}
-
-/** A signed-in browser over inject: GET and form POST with the cookies it was given. */
-async function signedIn(t: TestApp) {
-  await t.services.merchantUsers.ensureWithPassword('acme', 'a@acme.test', 'Ana', PASSWORD);
-  const jar = new Map<string, string>();
-  const remember = (response: LightMyRequestResponse) => {
-    for (const cookie of response.cookies as { name: string; value: string }[])
-      jar.set(cookie.name, cookie.value);
-    return response;
-  };
-  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const get = async (url: string) =>
-    remember(await t.call({ method: 'GET', url, headers: { cookie: cookie() } }));
-  const post = async (url: string, fields: Record<string, string>) =>
-    remember(
-      await t.call({
-        method: 'POST',
-        url,
-        headers: { cookie: cookie(), 'content-type': FORM },
-        payload: new URLSearchParams(fields).toString(),
-      }),
-    );
-  const csrf = (body: string) => /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
-  const form = await get('/panel/sign-in');
-  const done = await post('/panel/sign-in', {
-    _csrf: csrf(form.body),
-    email: 'a@acme.test',
-    password: PASSWORD,
-  });
-  expect(done.statusCode).toBe(303);
-  return { get, post, csrf };
 }
 
 /**
@@ -112,7 +78,7 @@ describe('merchant panel: the reports for real data', () => {
 
     it('the brand report: the 10 largest lines, the other 3 summed, the brand sum and the period total apart', async () => {
       const key = await seed(t);
-      const { get } = await signedIn(t);
+      const { get } = await signedInPanelUser(t, { account: 'acme', email: 'a@acme.test' });
       const api = await apiAnswer(t, key);
       const brands = api.data.flatMap((line) => line.brands);
       expect(brands.map((line) => line.brand)).toEqual(
@@ -155,7 +121,7 @@ describe('merchant panel: the reports for real data', () => {
 
     it('the plain CSVs keep their bytes; the pt-BR ones have semicolons, comma decimals and the BOM', async () => {
       const key = await seed(t);
-      const { get } = await signedIn(t);
+      const { get } = await signedInPanelUser(t, { account: 'acme', email: 'a@acme.test' });
       const api = await apiAnswer(t, key);
       const brands = api.data.flatMap((line) => line.brands);
       const plain = await get(`/panel/reports/brands.csv${DAY}`);
@@ -197,7 +163,7 @@ describe('merchant panel: the reports for real data', () => {
 
     it('an empty report names the place and the period, in both languages; a place without brands says its total', async () => {
       await seed(t);
-      const { get, post, csrf } = await signedIn(t);
+      const { get, post, csrf } = await signedInPanelUser(t, { account: 'acme', email: 'a@acme.test' });
       const empty = await get('/panel/reports/receipts?place=P1&from=2026-10-01&to=2026-10-02');
       expect(empty.body).toContain('Nenhuma venda em Centro entre 01/10/2026 e 02/10/2026 (inclusive).');
       const noBrands = await get('/panel/reports/brands?place=P2&from=2026-11-19&to=2026-11-19');
@@ -211,7 +177,7 @@ describe('merchant panel: the reports for real data', () => {
 
     it('the language switch comes back to the same report with its query; a hostile back goes to the panel’s home', async () => {
       await seed(t);
-      const { get, post, csrf } = await signedIn(t);
+      const { get, post, csrf } = await signedInPanelUser(t, { account: 'acme', email: 'a@acme.test' });
       const url = `/panel/reports/brands?place=P2&from=2026-11-19&to=2026-11-19&all=1`;
       const page = await get(url);
       const back = /name="back" value="([^"]*)"/.exec(page.body)?.[1]?.replace(/&amp;/g, '&');
