@@ -28,6 +28,29 @@ describeEachDialect('POS API: query time limits', (dialect) => {
     });
     expect(slow).toBeUndefined();
   });
+
+  it('a sales query is planned without parallel workers, its time limit still set, and both end with it (Limits, maximum query time)', async () => {
+    if (!isPostgres(t.db)) return;
+    const setting = async (db: typeof t.db, name: string) =>
+      (await sql<{ value: string }>`select current_setting(${name}) as value`.execute(db)).rows[0]?.value;
+    const inside = await withQueryTimeout(
+      t.db,
+      15_000,
+      async (db) => [
+        await setting(db, 'statement_timeout'),
+        await setting(db, 'max_parallel_workers_per_gather'),
+      ],
+      { parallelWorkers: false },
+    );
+    expect(inside).toEqual(['15s', '0']);
+    // Local to the query's own transaction: the pool's connections keep their settings.
+    expect(await setting(t.db, 'statement_timeout')).not.toBe('15s');
+    expect(await setting(t.db, 'max_parallel_workers_per_gather')).not.toBe('0');
+    const slow = await withQueryTimeout(t.db, 50, async (db) => sql`select pg_sleep(1)`.execute(db), {
+      parallelWorkers: false,
+    });
+    expect(slow).toBeUndefined();
+  });
 });
 
 it('the time-limit 503: temporarily_unavailable, Retry-After 60, the documented detail (Errors, 503)', () => {
