@@ -17,8 +17,11 @@ const HOUR = 3_600_000;
  * below it, so a period reads at most six slots of a length (three at each edge) below the largest, and
  * the number of buckets read levels off as receipts grow, whatever the offset of the bounds. The largest,
  * 1024 hours (about 43 days), fits twice in the longest period without an event (120 days); a larger one
- * never would, and would only cost writes (measured with bench/sales.ts against seven other layouts: see
- * docs/architecture.md). A counted receipt is in one bucket of each length (twice with an event).
+ * never would, and would only cost writes (measured against other layouts by `npm run bench:layouts`,
+ * bench/sales-layouts.ts). The smallest is an hour: a quarter-hour of a busy place held about one
+ * receipt, a bucket row written per receipt for reads that the partial hours' raw receipts answer as
+ * well (BENCHMARKS.md, NDJSON ingestion (issue 23)). A counted receipt is in one bucket of each length
+ * (twice with an event).
  */
 export const SLOT_LENGTHS: readonly number[] = [
   HOUR,
