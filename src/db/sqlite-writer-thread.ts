@@ -15,8 +15,16 @@ import type { WriterAnswer, WriterBatch } from './sqlite-writer-worker.js';
 
 /** A statement run in batches on the writer thread. */
 export interface SqliteWriterThread {
-  /** Runs `sql` once per parameter list, all in one transaction; each run's first row, or null. */
-  run(sql: string, runs: readonly (readonly unknown[])[]): Promise<(Record<string, unknown> | null)[]>;
+  /**
+   * Runs `sql` once per parameter list, all in one transaction; each run's first row, or null. Given
+   * `otherwise`, a run that returned no row runs that statement with the parameters of its index, in the
+   * same transaction, and answers its first row.
+   */
+  run(
+    sql: string,
+    runs: readonly (readonly unknown[])[],
+    otherwise?: { sql: string; runs: readonly (readonly unknown[])[] },
+  ): Promise<(Record<string, unknown> | null)[]>;
   /** Ends the thread (after the batches sent are answered) and closes its connection. */
   close(): Promise<void>;
 }
@@ -76,10 +84,18 @@ export function createSqliteWriterThread(path: string): SqliteWriterThread {
   }
 
   return {
-    run(sql, runs) {
+    run(sql, runs, otherwise) {
       const thread = started();
       const id = nextId++;
-      const batch: WriterBatch = { id, sql, runs: runs.map((parameters) => [...parameters]) };
+      const copied = (all: readonly (readonly unknown[])[]) => all.map((parameters) => [...parameters]);
+      const batch: WriterBatch = {
+        id,
+        sql,
+        runs: copied(runs),
+        ...(otherwise === undefined
+          ? {}
+          : { otherwise: { sql: otherwise.sql, runs: copied(otherwise.runs) } }),
+      };
       return new Promise<(Record<string, unknown> | null)[]>((resolve, reject) => {
         waiting.set(id, {
           resolve: (answer) => {

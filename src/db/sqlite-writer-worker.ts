@@ -12,6 +12,11 @@ export interface WriterBatch {
   id: number;
   sql: string;
   runs: unknown[][];
+  /**
+   * A statement run, in the same transaction, for each run of `sql` that returned no row, with the
+   * parameters of the same index (an insert that found its key taken, then the look-up of the stored row).
+   */
+  otherwise?: { sql: string; runs: unknown[][] };
 }
 
 /** A batch's answer: each run's first row (or null when it returned none), or why it failed. */
@@ -44,16 +49,24 @@ function statementOf(sql: string): SQLite.Statement {
   return statement;
 }
 
+/** The statement's first row with these parameters (null: none, or a statement that returns none). */
+function firstRow(statement: SQLite.Statement, parameters: unknown[]): Record<string, unknown> | null {
+  if (!statement.reader) {
+    statement.run(...parameters);
+    return null;
+  }
+  return (statement.get(...parameters) as Record<string, unknown> | undefined) ?? null;
+}
+
 /** The runs in one transaction, taking the write lock at its start (no upgrade from a read). */
 function runBatch(batch: WriterBatch): (Record<string, unknown> | null)[] {
   const statement = statementOf(batch.sql);
+  const otherwise = batch.otherwise === undefined ? undefined : statementOf(batch.otherwise.sql);
   const run = database.transaction(() =>
-    batch.runs.map((parameters) => {
-      if (!statement.reader) {
-        statement.run(...parameters);
-        return null;
-      }
-      return (statement.get(...parameters) as Record<string, unknown> | undefined) ?? null;
+    batch.runs.map((parameters, i) => {
+      const row = firstRow(statement, parameters);
+      if (row !== null || otherwise === undefined) return row;
+      return firstRow(otherwise, batch.otherwise?.runs[i] ?? []);
     }),
   );
   return run.immediate();

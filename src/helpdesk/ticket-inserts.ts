@@ -1,14 +1,13 @@
 import { sqliteWriterThreadOf, type Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { NewHdTicket } from '../db/schema.js';
-import type { HdTicketRow } from '../db/schema.js';
 import type { SqliteWriterThread } from '../db/sqlite-writer-thread.js';
 import {
   findTicketByExternalId,
   insertOrFindTicketPostgres,
   insertTicketOnce,
-  ticketInsertQuery,
-  toTicket,
+  openedTicketOf,
+  ticketInsertOrFindQueries,
   type Ticket,
 } from './ticket-repository.js';
 
@@ -18,8 +17,11 @@ import {
 // commit waits for the disk), and one commit per ticket made the disk's flush the ceiling of the ticket
 // route: about 1.5% of what a bare Fastify route answers. Tickets that arrive while the database is busy
 // are written together, in one transaction with one flush, and each is answered only after that commit
-// returned, so nothing acknowledged can be lost. The stored ticket of an `external_id` is looked up on
-// the reader first, so a resubmission never waits for a commit.
+// returned, so nothing acknowledged can be lost. On a file, the writer thread inserts each ticket or,
+// its `external_id` taken, reads the stored one in the same transaction: the event loop runs no query
+// of its own for a ticket (a look-up on the reader connection first read its pages again every time,
+// since every commit of the writer empties the reader's page cache). A batch of resubmissions alone
+// writes nothing, and its commit has nothing to flush.
 //
 // PostgreSQL: concurrent commits of the pool already share WAL flushes (group commit in the server), so
 // each ticket is one statement, one round trip: inserted, or the stored one of its `external_id` found.
@@ -33,9 +35,10 @@ interface OpenedTicket {
 /** Opens a ticket once per (system, external_id); answers after the new ticket is durable. */
 export type TicketInserts = (ticket: NewHdTicket) => Promise<OpenedTicket>;
 
-interface Pending {
+/** A ticket waiting for its batch's commit, and how to answer it. */
+interface Pending<T> {
   ticket: NewHdTicket;
-  resolve: (ticket: Ticket | undefined) => void;
+  resolve: (answer: T | undefined) => void;
   reject: (error: unknown) => void;
 }
 
@@ -53,7 +56,11 @@ export function createTicketInserts(db: Db): TicketInserts {
     return async (ticket) => (await insertOrFindTicketPostgres(db, ticket)) ?? storedTicket(db, ticket);
   }
   const thread = sqliteWriterThreadOf(db);
-  const insert = thread === undefined ? groupCommit(db) : groupCommitOnThread(db, thread);
+  if (thread !== undefined) {
+    const insertOrFind = groupCommitOnThread(db, thread);
+    return async (ticket) => (await insertOrFind(ticket)) ?? storedTicket(db, ticket);
+  }
+  const insert = groupCommit(db);
   return async (ticket) => {
     const existing = await findTicketByExternalId(db, ticket.system_id, ticket.external_id);
     if (existing !== undefined) return { created: false, ticket: existing };
@@ -63,34 +70,38 @@ export function createTicketInserts(db: Db): TicketInserts {
 }
 
 /**
- * SQLite file: the inserts of the tickets that arrived while the writer thread committed the previous
- * batch, in one transaction and one flush on that thread (src/db/sqlite-writer-thread.ts), so the
- * event loop never waits for the disk. A ticket is answered once its batch's commit returned.
+ * SQLite file: the tickets that arrived while the writer thread committed the previous batch, inserted
+ * (or their stored ticket found) in one transaction and one flush on that thread
+ * (src/db/sqlite-writer-thread.ts), so the event loop never waits for the disk. A ticket is answered
+ * once its batch's commit returned.
  */
 function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
-  let queue: Pending[] = [];
+  let queue: Pending<OpenedTicket>[] = [];
   let committing = false;
 
-  async function run(batch: readonly Pending[]): Promise<void> {
-    const queries = batch.map((pending) => ticketInsertQuery(db, pending.ticket));
-    const text = queries[0]?.sql ?? '';
-    const stored = (row: Record<string, unknown> | null | undefined) =>
-      row === null || row === undefined ? undefined : toTicket(row as unknown as HdTicketRow);
-    try {
-      const rows = await thread.run(
-        text,
-        queries.map((query) => query.parameters),
+  async function run(batch: readonly Pending<OpenedTicket>[]): Promise<void> {
+    const queries = batch.map((pending) => ticketInsertOrFindQueries(db, pending.ticket));
+    const insertText = queries[0]?.insert.sql ?? '';
+    const findText = queries[0]?.find.sql ?? '';
+    const runOf = (chosen: typeof queries) =>
+      thread.run(
+        insertText,
+        chosen.map((query) => query.insert.parameters),
+        { sql: findText, runs: chosen.map((query) => query.find.parameters) },
       );
+    const opened = (row: Record<string, unknown> | null | undefined) =>
+      row === null || row === undefined ? undefined : openedTicketOf(row);
+    try {
+      const rows = await runOf(queries);
       batch.forEach((pending, i) => {
-        pending.resolve(stored(rows[i]));
+        pending.resolve(opened(rows[i]));
       });
     } catch {
       // Nothing of the batch was committed: each ticket is tried again alone, so that only a ticket's
       // own error reaches its caller.
       for (const [i, pending] of batch.entries()) {
-        const parameters = queries[i]?.parameters ?? [];
-        await thread.run(text, [parameters]).then(([row]) => {
-          pending.resolve(stored(row));
+        await runOf(queries.slice(i, i + 1)).then(([row]) => {
+          pending.resolve(opened(row));
         }, pending.reject);
       }
     }
@@ -107,7 +118,7 @@ function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
   }
 
   return (ticket: NewHdTicket) =>
-    new Promise<Ticket | undefined>((resolve, reject) => {
+    new Promise<OpenedTicket | undefined>((resolve, reject) => {
       queue.push({ ticket, resolve, reject });
       if (!committing) void commitQueued();
     });
@@ -115,9 +126,9 @@ function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
 
 /** SQLite in memory: inserts of the tickets that arrive together, in one transaction and one flush. */
 function groupCommit(db: Db): (ticket: NewHdTicket) => Promise<Ticket | undefined> {
-  let queue: Pending[] = [];
+  let queue: Pending<Ticket>[] = [];
 
-  async function commit(batch: Pending[]): Promise<void> {
+  async function commit(batch: Pending<Ticket>[]): Promise<void> {
     try {
       const stored = await db.transaction().execute(async (trx) => {
         const rows: (Ticket | undefined)[] = [];

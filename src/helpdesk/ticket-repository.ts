@@ -130,9 +130,41 @@ export async function insertTicketOnce(db: Db, ticket: NewHdTicket): Promise<Tic
   return row === undefined ? undefined : toTicket(row);
 }
 
-/** The compiled insert of `insertTicketOnce`, to run on SQLite's writer thread. */
-export function ticketInsertQuery(db: Db, ticket: NewHdTicket): CompiledQuery<HdTicketRow> {
-  return insertTicketReturning.bind(db, allColumns(ticket));
+/** SQLite's writer thread: the insert of a new ticket, its row marked `created`. */
+const insertTicketCreated = prepareQuery('hd_ticket_insert_created', (db: Db, v: NewTicketValues) =>
+  insertNewTicket(db, v)
+    .returningAll()
+    .returning(sql<number>`1`.as('created')),
+);
+
+/** SQLite's writer thread: the stored ticket of an `external_id`, its row marked not `created`. */
+const storedTicketNotCreated = prepareQuery('hd_ticket_stored', (db: Db, v: ExternalIdValues) =>
+  db
+    .selectFrom('hd_tickets')
+    .selectAll()
+    .select(sql<number>`0`.as('created'))
+    .where('system_id', '=', v.systemId)
+    .where('external_id', '=', v.externalId),
+);
+
+/**
+ * The two statements of a ticket on SQLite's writer thread (src/db/sqlite-writer-thread.ts): its insert
+ * and, run in the same transaction when the insert found the `external_id` taken, the stored ticket's
+ * look-up. Either row reads with `openedTicketOf`.
+ */
+export function ticketInsertOrFindQueries(
+  db: Db,
+  ticket: NewHdTicket,
+): { insert: CompiledQuery; find: CompiledQuery } {
+  return {
+    insert: insertTicketCreated.bind(db, allColumns(ticket)),
+    find: storedTicketNotCreated.bind(db, { systemId: ticket.system_id, externalId: ticket.external_id }),
+  };
+}
+
+/** A row of `ticketInsertOrFindQueries`: the new ticket, or the stored one of its `external_id`. */
+export function openedTicketOf(row: Record<string, unknown>): { created: boolean; ticket: Ticket } {
+  return { created: row.created === 1, ticket: toTicket(row as unknown as HdTicketRow) };
 }
 
 /**

@@ -161,6 +161,47 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
     expect(new Set(opened.map((o) => o.ticket.id)).size).toBe(1);
   });
 
+  it("the thread runs a batch's fallback statement, in its transaction, for each run that returned no row", async () => {
+    const thread = sqliteWriterThreadOf(db);
+    if (thread === undefined) throw new Error('no writer thread');
+    const insert = `insert into settings (key, value, updated_at) values (?, ?, 1)
+      on conflict (key) do nothing returning 'inserted' as source, value`;
+    const find = `select 'found' as source, value from settings where key = ?`;
+    const rows = await thread.run(
+      insert,
+      [
+        ['a', 'first'],
+        ['b', 'second'],
+        ['a', 'third'],
+      ],
+      { sql: find, runs: [['a'], ['b'], ['a']] },
+    );
+    expect(rows).toEqual([
+      { source: 'inserted', value: 'first' },
+      { source: 'inserted', value: 'second' },
+      { source: 'found', value: 'first' },
+    ]);
+  });
+
+  it('a resubmission is answered by the thread with the stored ticket, unchanged, beside new tickets', async () => {
+    const open = createTicketInserts(db);
+    const first = await open(ticket(5));
+    expect(first).toMatchObject({ created: true, ticket: { id: 't-5', externalId: 'ext-5' } });
+    // The resubmission shares a batch with new tickets: it is found in the batch's transaction.
+    const [again, ...others] = await Promise.all([
+      open({ ...ticket(5, 'another-id'), description: 'Another text.' }),
+      ...Array.from({ length: 5 }, (_, n) => open(ticket(50 + n))),
+    ]);
+    expect(again).toEqual({ created: false, ticket: first.ticket });
+    expect(others.every((o) => o.created)).toBe(true);
+    const stored = await db
+      .selectFrom('hd_tickets')
+      .select(['id', 'description'])
+      .where('external_id', '=', 'ext-5')
+      .execute();
+    expect(stored).toEqual([{ id: 't-5', description: 'Ticket 5.' }]);
+  });
+
   it('a ticket the database refuses fails alone; the others of its batch are stored', async () => {
     const open = createTicketInserts(db);
     await open(ticket(0));
