@@ -13,7 +13,8 @@ import { BENCH_ACCOUNT, BENCH_PLACE, benchEvents, benchReceipts, receiptBody } f
 // `npx tsx bench/upload-year.ts`: a year of receipts of one place (the sales benchmark's: 365 days, 30%
 // with an event) sent as one NDJSON upload to the server as production runs it: `node dist/server.js`
 // (built first), NODE_ENV=production, on a fresh PostgreSQL database of its own (BENCH_DATABASE_URL or
-// TEST_DATABASE_URL names the server; the database is dropped at the end), Redis when REDIS_URL is set,
+// TEST_DATABASE_URL names the server; the database is dropped at the end) or, with `--sqlite` or
+// without a PostgreSQL URL, a fresh SQLite file (the embedded default), Redis when REDIS_URL is set,
 // every time limit at its default. Prints the upload's answer, its wall time and the server process's
 // peak resident memory, then checks the sales buckets' totals against the stored receipts: for every slot
 // length, the buckets of every receipt and those of the receipts with an event hold as many receipts and
@@ -96,14 +97,16 @@ async function run(command: string, args: string[]) {
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${String(code)}`);
 }
 
-if (postgresUrl === undefined) throw new Error('set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+const dialect = postgresUrl === undefined || process.argv.includes('--sqlite') ? 'sqlite' : 'postgres';
 const folder = mkdtempSync(join(tmpdir(), 'bench-upload-year-'));
-const fresh = await openFreshDatabase('postgres', 'bench-upload-year', postgresUrl);
+const fresh = await openFreshDatabase(dialect, 'bench-upload-year', postgresUrl);
 try {
   await run(process.execPath, ['scripts/build.mjs']);
   const body = join(folder, 'receipts.ndjson');
   const bytes = await writeBody(body);
-  console.log(`${RECEIPTS.toLocaleString('en')} receipts, ${Math.round(bytes / 1024 / 1024)} MiB of NDJSON`);
+  console.log(
+    `${RECEIPTS.toLocaleString('en')} receipts, ${Math.round(bytes / 1024 / 1024)} MiB of NDJSON, ${dialect}`,
+  );
 
   const server = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
@@ -152,18 +155,20 @@ try {
     const hwm = statusKib(pid, 'VmHWM');
     console.log(`answer: ${answer.status} ${answer.text.slice(0, 300)}`);
     console.log(
-      `wall time ${seconds.toFixed(1)} s; server RSS at rest ${mib(atRest)}, peak while uploading ${mib(peak)} (sampled every 250 ms), VmHWM ${mib(hwm)}`,
+      `wall time ${seconds.toFixed(1)} s (${Math.round(RECEIPTS / seconds).toLocaleString('en')} receipts/s); server RSS at rest ${mib(atRest)}, peak while uploading ${mib(peak)} (sampled every 250 ms), VmHWM ${mib(hwm)}`,
     );
     if (answer.status === 200) {
-      const { rows: buckets } = await sql<{ slot: string; every: boolean; n: string; cents: string }>`
-        select slot_ms::text as slot, event_id = '' as every, sum(receipts)::text as n,
-          sum(amount_cents)::text as cents
+      // Written in SQL both databases read: `every` is 1 for the buckets of every receipt, 0 for those of
+      // the receipts with an event.
+      const { rows: buckets } = await sql<{ slot: string; every: number; n: string; cents: string }>`
+        select cast(slot_ms as text) as slot, case when event_id = '' then 1 else 0 end as every,
+          cast(sum(receipts) as text) as n, cast(sum(amount_cents) as text) as cents
         from pos_sales_buckets where account_id = ${BENCH_ACCOUNT} group by 1, 2`.execute(fresh.db);
-      const { rows: counted } = await sql<{ every: boolean; n: string; cents: string }>`
-        select true as every, count(*)::text as n, sum(amount_cents)::text as cents
+      const { rows: counted } = await sql<{ every: number; n: string; cents: string }>`
+        select 1 as every, cast(count(*) as text) as n, cast(sum(amount_cents) as text) as cents
         from pos_receipts where account_id = ${BENCH_ACCOUNT} and counted = 1
         union all
-        select false, count(*)::text, sum(amount_cents)::text
+        select 0, cast(count(*) as text), cast(sum(amount_cents) as text)
         from pos_receipts where account_id = ${BENCH_ACCOUNT} and counted = 1 and event_id is not null`.execute(
         fresh.db,
       );
@@ -173,7 +178,7 @@ try {
       });
       console.log(
         `bucket totals against the counted receipts: ${buckets.length} slot lengths and event keys, ${differing.length} differing` +
-          ` (${counted.map((row) => `${row.every ? 'all' : 'with an event'}: ${row.n} receipts, ${row.cents} cents`).join('; ')})`,
+          ` (${counted.map((row) => `${row.every === 1 ? 'all' : 'with an event'}: ${row.n} receipts, ${row.cents} cents`).join('; ')})`,
       );
       const stored = await fresh.db
         .selectFrom('pos_receipts')
