@@ -137,8 +137,10 @@ describeEachDialect('sales by payment method, the query: properties', (dialect) 
           ),
           { numRuns: 50 },
         );
-        // Many periods hold counted receipts: figures are compared, not only empty answers.
-        expect(withFigures).toBeGreaterThan(25);
+        // Many periods hold counted receipts: figures are compared, not only empty answers. Over the 50
+        // random runs, 24 to 57 queries had figures in 14 runs of this suite; the bound is well below,
+        // so that an unlucky draw does not fail the suite while an empty comparison still would.
+        expect(withFigures).toBeGreaterThan(10);
       });
     },
   );
