@@ -1,6 +1,5 @@
-import type { Db } from '../db/database.js';
 import { hashApiKey, hasKeyShape, keyMatches } from '../lib/api-key.js';
-import { findSystemByKeyHash, type SystemWithKeys } from './system-repository.js';
+import type { SystemWithKeys } from './system-repository.js';
 import { KEY_PREFIX } from './system-scopes.js';
 
 // The one verification of a presented partner-system key: looked up by its hash, then the previous key
@@ -15,11 +14,18 @@ export type SystemKeyCheck =
   /** A valid key: which of the system's two it is, and its hash (to mark its last use). */
   | { ok: true; system: SystemWithKeys; credential: 'current' | 'previous'; keyHash: string };
 
-/** Verifies the key text of `Authorization: Bearer` (null when absent) at `now`. */
-export async function verifySystemKey(db: Db, token: string | null, now: number): Promise<SystemKeyCheck> {
+/**
+ * Verifies the key text of `Authorization: Bearer` (null when absent) at `now`; `systemByKeyHash` reads
+ * the system whose current or previous key has the hash, after the call arrived.
+ */
+export async function verifySystemKey(
+  systemByKeyHash: (keyHash: string) => Promise<SystemWithKeys | undefined>,
+  token: string | null,
+  now: number,
+): Promise<SystemKeyCheck> {
   if (token === null || !hasKeyShape(token, KEY_PREFIX)) return { ok: false, reason: 'unknown_key' };
   const keyHash = hashApiKey(token);
-  const system = await findSystemByKeyHash(db, keyHash);
+  const system = await systemByKeyHash(keyHash);
   if (system === undefined) return { ok: false, reason: 'unknown_key' };
   if (keyMatches(token, system.currentKeyHash)) return { ok: true, system, credential: 'current', keyHash };
   // The previous key of a rotation: valid during the grace period, then refused.

@@ -4,10 +4,12 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import { generateApiKey, hashApiKey } from '../lib/api-key.js';
+import { sharedReads } from '../lib/shared-reads.js';
 import { wireTime } from '../lib/wire-time.js';
 import type { CatalogService } from './catalog-service.js';
 import {
   findSystem,
+  findSystemByKeyHash,
   listSystems,
   putSystem,
   rotateSystemKey,
@@ -230,6 +232,9 @@ async function stopPreviousKeyOf(
  */
 export function createSystemService(deps: SystemServiceDeps) {
   const { db } = deps;
+  // Concurrent verifications of one key share a look-up begun after each of them arrived (never a copy:
+  // a key stopped or rotated is refused at once), src/lib/shared-reads.ts.
+  const systemByKeyHash = sharedReads((keyHash: string) => findSystemByKeyHash(db, keyHash));
   return {
     put: (identifier: string, input: SystemInput, actor: Actor) =>
       putSystemSettings(deps, identifier, input, actor),
@@ -237,7 +242,7 @@ export function createSystemService(deps: SystemServiceDeps) {
     get: (identifier: string) => getSystem(db, identifier),
 
     /** What a presented key text (null when absent) is worth at `now`: the ticket API's verification. */
-    verifyKey: (token: string | null, now: number) => verifySystemKey(db, token, now),
+    verifyKey: (token: string | null, now: number) => verifySystemKey(systemByKeyHash, token, now),
 
     /** Every system, without keys. */
     async list(): Promise<PartnerSystem[]> {

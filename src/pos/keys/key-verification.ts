@@ -1,5 +1,4 @@
-import type { Db } from '../../db/database.js';
-import { findKeyByText, type PosKeyRecord } from './key-repository.js';
+import type { FoundPosKey, PosKeyRecord } from './key-repository.js';
 import { keyState, type KeyOutcome } from './key-state.js';
 
 // The one verification of a presented merchant key: looked up by its hash on the primary database (never
@@ -21,13 +20,16 @@ export interface KeyVerification {
   known?: Pick<PosKeyRecord, 'id' | 'account_id'>;
 }
 
-/** Verifies the key text of `Authorization: Bearer` (null when absent or not of that shape) at `now`. */
+/**
+ * Verifies the key text of `Authorization: Bearer` (null when absent or not of that shape) at `now`;
+ * `keyByText` reads the key the text belongs to (key-repository.ts, `findKeyByText`) after the call arrived.
+ */
 export async function verifyMerchantKey(
-  db: Db,
+  keyByText: (keyText: string) => Promise<FoundPosKey | undefined>,
   keyText: string | null,
   now: number,
 ): Promise<KeyVerification> {
-  const found = keyText === null ? undefined : await findKeyByText(db, keyText);
+  const found = keyText === null ? undefined : await keyByText(keyText);
   const outcome = keyState({
     key: found?.key,
     matched: found?.matched ?? 'current',

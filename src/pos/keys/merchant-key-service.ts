@@ -4,9 +4,11 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { generateApiKey, hashApiKey } from '../../lib/api-key.js';
 import { randomAlphanumeric } from '../../lib/identifiers.js';
+import { sharedReads } from '../../lib/shared-reads.js';
 import { wireTime } from '../../lib/wire-time.js';
 import { notFound } from '../../errors/refusals.js';
 import {
+  findKeyByText,
   insertKey,
   listKeys,
   POS_KEY_PREFIX,
@@ -297,6 +299,9 @@ async function revokeKey(
  */
 export function createMerchantKeyService(deps: KeyServiceDeps) {
   const { db, clock } = deps;
+  // Concurrent verifications of one key text share a look-up begun after each of them arrived (never a
+  // copy: a key revoked, paused or replaced is refused at once), src/lib/shared-reads.ts.
+  const keyByText = sharedReads((keyText: string) => findKeyByText(db, keyText));
   return {
     create: (accountId: string, input: KeyCreateInput, actor: Actor) =>
       createKey(deps, accountId, input, actor),
@@ -351,7 +356,7 @@ export function createMerchantKeyService(deps: KeyServiceDeps) {
      * What a presented key text (null when absent or not of a key's shape) is worth at `now` (default:
      * the clock's now): the POS API's one verification, on the primary database.
      */
-    verify: (keyText: string | null, now: number = clock.now()) => verifyMerchantKey(db, keyText, now),
+    verify: (keyText: string | null, now: number = clock.now()) => verifyMerchantKey(keyByText, keyText, now),
   };
 }
 
