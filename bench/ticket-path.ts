@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { buildService } from './build-service.js';
 import { FLEET_ADMIN_TOKEN, fleetEnv, setUpTicketSystem } from '../test/fleet/fleet-fixtures.js';
 import {
   createProcessDatabase,
@@ -12,8 +13,8 @@ import {
 } from '../test/support/process-database.js';
 import { adminCall, freePort, startServer, type ServerProcess } from '../test/support/server-process.js';
 
-// `npm run bench` (and `-- --quick`): the ticket path on real listening servers (server processes on
-// 127.0.0.1, loaded with autocannon from this process), each figure against a baseline measured in the
+// `npm run bench` (and `-- --quick`): the ticket path on real listening servers (the built service,
+// `node dist/server.js` with NODE_ENV=production, on 127.0.0.1, loaded with autocannon from this process), each figure against a baseline measured in the
 // same run (issue 10, "Fast where it counts"):
 // - ticket POST with 50 connections, requests per second, against a bare Fastify route (its own process)
 //   parsing the same body;
@@ -132,8 +133,14 @@ async function ticketPath(
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const database = await createProcessDatabase(kind);
-  const env = fleetEnv(database.url, { LOG_LEVEL: 'warn', IP_BLOCK_THRESHOLD: '1000000' });
-  const server = await startServer(env);
+  const env = fleetEnv(database.url, {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    IP_BLOCK_THRESHOLD: '1000000',
+  });
+  // As production runs it: the built service, `node dist/server.js` (the development loader that runs
+  // the TypeScript sources held some 50 MB more, and is not what serves partners).
+  const server = await startServer(env, { built: true });
   const bare = await startBareServer();
   try {
     await server.waitUntilListening();
@@ -196,13 +203,16 @@ async function ticketPath(
       await load({ ...pingLoad, port: server.port, seconds: 1 });
       const memoryRun = await load({ ...pingLoad, port: server.port });
       // The same database, served by a process whose limits live in Redis.
-      const redisServer = await startServer({
-        ...env,
-        REDIS_URL: options.redisUrl,
-        REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
-        PORT: String(await freePort()),
-        ADMIN_PORT: String(await freePort()),
-      });
+      const redisServer = await startServer(
+        {
+          ...env,
+          REDIS_URL: options.redisUrl,
+          REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
+          PORT: String(await freePort()),
+          ADMIN_PORT: String(await freePort()),
+        },
+        { built: true },
+      );
       try {
         await redisServer.waitUntilListening();
         await load({ ...pingLoad, port: redisServer.port, seconds: 1 });
@@ -256,6 +266,7 @@ export function printTable(title: string, rows: readonly BenchRow[]): void {
 /** The ticket path's rows: SQLite, then PostgreSQL when its URL is set. */
 export async function benchTicketPath(options: { quick: boolean }): Promise<BenchRow[]> {
   const seconds = options.quick ? 3 : 10;
+  await buildService();
   const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL;
   const rows = await ticketPath('sqlite', { seconds, redisUrl });
   if (postgresTestUrl !== undefined) {

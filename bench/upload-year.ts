@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import { buildService } from './build-service.js';
 import { openFreshDatabase } from './fresh-database.js';
 import { BENCH_ACCOUNT, BENCH_PLACE, benchEvents, benchReceipts, receiptBody } from './sales-data.js';
 
@@ -91,17 +92,11 @@ async function writeBody(path: string): Promise<number> {
   return out.bytesWritten;
 }
 
-async function run(command: string, args: string[]) {
-  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${String(code)}`);
-}
-
 const dialect = postgresUrl === undefined || process.argv.includes('--sqlite') ? 'sqlite' : 'postgres';
 const folder = mkdtempSync(join(tmpdir(), 'bench-upload-year-'));
 const fresh = await openFreshDatabase(dialect, 'bench-upload-year', postgresUrl);
 try {
-  await run(process.execPath, ['scripts/build.mjs']);
+  await buildService();
   const body = join(folder, 'receipts.ndjson');
   const bytes = await writeBody(body);
   console.log(

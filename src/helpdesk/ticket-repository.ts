@@ -28,7 +28,7 @@ function ticketNumber(seq: number): string {
   return `I-${String(seq).padStart(6, '0')}`;
 }
 
-export function toTicket(row: HdTicketRow): Ticket {
+function toTicket(row: HdTicketRow): Ticket {
   return {
     number: ticketNumber(row.seq),
     id: row.id,
