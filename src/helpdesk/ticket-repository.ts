@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { prepareQuery } from '../db/prepared-query.js';
 import type { HdTicketRow, NewHdTicket } from '../db/schema.js';
@@ -197,6 +197,69 @@ export type InsertOrFind = { created: boolean; ticket: Ticket } | undefined;
 export async function insertOrFindTicketPostgres(db: Db, ticket: NewHdTicket): Promise<InsertOrFind> {
   const [row] = await insertOrFindTicket.rows(db, allColumns(ticket));
   return row === undefined ? undefined : { created: row.created, ticket: toTicket(row) };
+}
+
+/** The element type of each column of new tickets sent as arrays (PostgreSQL). */
+const NEW_TICKET_ARRAY_TYPES: Record<(typeof NEW_TICKET_COLUMNS)[number], string> = {
+  id: 'text',
+  system_id: 'text',
+  external_id: 'text',
+  source: 'text',
+  company_id: 'text',
+  description: 'text',
+  category_id: 'int4',
+  priority_id: 'int4',
+  support_level: 'int4',
+  nature: 'text',
+  cnpj: 'text',
+  requester_name: 'text',
+  requester_contact: 'text',
+  created_at: 'int8',
+};
+
+/**
+ * PostgreSQL, several tickets in one statement (one array parameter a column, their `external_id`s all
+ * different): each inserted in the order given, or, its `external_id` taken, the stored ticket found.
+ * As `insertOrFindTicket`, a ticket committed by a concurrent statement after this one's snapshot is in
+ * neither part: no row comes back for it.
+ */
+const INSERT_OR_FIND_TICKETS = (() => {
+  const columns = NEW_TICKET_COLUMNS.join(', ');
+  const arrays = NEW_TICKET_COLUMNS.map((column, i) => `$${i + 1}::${NEW_TICKET_ARRAY_TYPES[column]}[]`);
+  return (
+    `with input as (select * from unnest(${arrays.join(', ')}) with ordinality as i(${columns}, ord)), ` +
+    `inserted as (insert into hd_tickets (${columns}) select ${columns} from input order by ord ` +
+    'on conflict (system_id, external_id) do nothing returning *) ' +
+    'select inserted.*, true as created from inserted union all ' +
+    'select t.*, false as created from input i join hd_tickets t ' +
+    'on t.system_id = i.system_id and t.external_id = i.external_id ' +
+    'where not exists (select 1 from inserted x where x.system_id = i.system_id and x.external_id = i.external_id)'
+  );
+})();
+
+/** Where a ticket's row is among the rows of a batch: its system and `external_id`. */
+export const externalKeyOf = (systemId: string, externalId: string) => `${systemId}\u0000${externalId}`;
+
+/**
+ * PostgreSQL, one round trip and one commit for several tickets whose `external_id`s all differ: what
+ * each came to, by `externalKeyOf`; a ticket missing from the map is one a concurrent statement committed
+ * meanwhile (the caller reads it on its own).
+ */
+export async function insertOrFindTicketsPostgres(
+  db: Db,
+  tickets: readonly NewHdTicket[],
+): Promise<Map<string, { created: boolean; ticket: Ticket }>> {
+  const rows = tickets.map(allColumns);
+  const parameters = NEW_TICKET_COLUMNS.map((column) => rows.map((row) => row[column]));
+  const { rows: found } = await db.executeQuery<HdTicketRow & { created: boolean }>(
+    CompiledQuery.raw(INSERT_OR_FIND_TICKETS, parameters),
+  );
+  return new Map(
+    found.map((row) => [
+      externalKeyOf(row.system_id, row.external_id),
+      { created: row.created, ticket: toTicket(row) },
+    ]),
+  );
 }
 
 /** Filters and page position of the back office's ticket listing. */

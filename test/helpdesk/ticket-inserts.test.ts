@@ -117,6 +117,60 @@ describeEachDialect('ticket inserts: insert or find', (dialect: Dialect) => {
     expect(rows).toEqual([{ id: 't-1' }]);
   });
 
+  it('tickets sent together: the new ones created in the order sent, a stored one answered as stored, two of one new external_id open one', async () => {
+    const open = createTicketInserts(db);
+    const stored = await open(ticket(1));
+    const answers = await Promise.all([
+      open(ticket(2)),
+      open(ticket(1, 't-again')),
+      open(ticket(3)),
+      open(ticket(3, 't-twice')),
+      open(ticket(4)),
+    ]);
+    expect(answers.map((a) => a.created)).toEqual([true, false, true, false, true]);
+    expect(answers[1]).toEqual({ created: false, ticket: stored.ticket });
+    expect(answers[3]).toEqual({ created: false, ticket: answers[2].ticket });
+    const numbers = [answers[0], answers[2], answers[4]].map((a) => a.ticket.number);
+    expect([...numbers].sort()).toEqual(numbers);
+    const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
+    expect(rows.map((r) => r.external_id)).toEqual(['ext-1', 'ext-2', 'ext-3', 'ext-4']);
+  });
+
+  it('a ticket the database refuses in a batch fails alone; the others of its batch are stored', async () => {
+    const open = createTicketInserts(db);
+    await open(ticket(30));
+    // The same id for two external_ids breaks the unique id: the database refuses the batch, then the
+    // second ticket alone.
+    const outcomes = await Promise.allSettled([open(ticket(31)), open(ticket(32, 't-31')), open(ticket(33))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
+    expect(rows.map((r) => r.external_id)).toEqual(['ext-30', 'ext-31', 'ext-33']);
+  });
+
+  it('texts with quotes, braces, commas, backslashes, line breaks and other scripts are stored as sent', async () => {
+    const open = createTicketInserts(db);
+    const texts = [
+      'He said "no", {twice}\\ \\"',
+      'NULL',
+      '',
+      'line 1\nline 2\t{a,b}',
+      'Impressora não imprime — 打印机 🖨️',
+    ];
+    const opened = await Promise.all(
+      texts.map((description, n) =>
+        open({ ...ticket(20 + n), description, requester_name: description === '' ? null : description }),
+      ),
+    );
+    expect(opened.map((o) => o.ticket.description)).toEqual(texts);
+    const rows = await db
+      .selectFrom('hd_tickets')
+      .select(['description', 'requester_name'])
+      .orderBy('seq')
+      .execute();
+    expect(rows.map((r) => r.description)).toEqual(texts);
+    expect(rows.map((r) => r.requester_name)).toEqual(texts.map((t) => (t === '' ? null : t)));
+  });
+
   it('the same external_id sent at once from many calls opens one ticket; every call gets it', async () => {
     const open = createTicketInserts(db);
     const opened = await Promise.all(Array.from({ length: 12 }, (_, n) => open(ticket(7, `t-${n}`))));
