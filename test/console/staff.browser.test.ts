@@ -67,6 +67,8 @@ describe.skipIf(!HAS_CHROMIUM)(
         const link = await page.locator('#new-key').inputValue();
         expect(link).toMatch(new RegExp(`^${base}/set-password\\?token=[A-Za-z0-9_-]{43}$`));
         await page.getByRole('button', { name: 'Copiar link' }).click();
+        // The status is written once the clipboard's promise settles: waited for, not read at once.
+        await page.locator('#copy-status', { hasText: 'Link copiado' }).waitFor();
         await expect(page.locator('#copy-status').innerText()).resolves.toBe('Link copiado');
         const copied: unknown = await page.evaluate('navigator.clipboard.readText()');
         expect(copied).toBe(link);
