@@ -74,15 +74,37 @@ export function createTicketInserts(db: Db): TicketInserts {
 }
 
 /**
+ * The tickets that arrive while `run` handles a batch, handed to it together as the next batch once it
+ * returned: one batch at a time, each as large as the arrivals meanwhile.
+ */
+function oneBatchAtATime(run: (batch: readonly Pending<OpenedTicket>[]) => Promise<void>) {
+  let queue: Pending<OpenedTicket>[] = [];
+  let running = false;
+
+  async function runQueued(): Promise<void> {
+    running = true;
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      await run(batch);
+    }
+    running = false;
+  }
+
+  return (ticket: NewHdTicket) =>
+    new Promise<OpenedTicket | undefined>((resolve, reject) => {
+      queue.push({ ticket, resolve, reject });
+      if (!running) void runQueued();
+    });
+}
+
+/**
  * PostgreSQL: the tickets that arrived while the previous statement ran, in one statement (one commit).
  * Tickets of one `external_id` in the same batch: the first is sent, the others get what it came to as
  * a resubmission. A statement the database refuses is tried again one ticket at a time, so that only a
  * ticket's own error reaches its caller.
  */
 function groupedOnPostgres(db: Db) {
-  let queue: Pending<OpenedTicket>[] = [];
-  let running = false;
-
   async function run(batch: readonly Pending<OpenedTicket>[]): Promise<void> {
     const firsts = new Map<string, Pending<OpenedTicket>>();
     const repeats: [Pending<OpenedTicket>, string][] = [];
@@ -112,21 +134,7 @@ function groupedOnPostgres(db: Db) {
     }
   }
 
-  async function runQueued(): Promise<void> {
-    running = true;
-    while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
-      await run(batch);
-    }
-    running = false;
-  }
-
-  return (ticket: NewHdTicket) =>
-    new Promise<OpenedTicket | undefined>((resolve, reject) => {
-      queue.push({ ticket, resolve, reject });
-      if (!running) void runQueued();
-    });
+  return oneBatchAtATime(run);
 }
 
 /**
@@ -136,9 +144,6 @@ function groupedOnPostgres(db: Db) {
  * once its batch's commit returned.
  */
 function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
-  let queue: Pending<OpenedTicket>[] = [];
-  let committing = false;
-
   async function run(batch: readonly Pending<OpenedTicket>[]): Promise<void> {
     const queries = batch.map((pending) => ticketInsertOrFindQueries(db, pending.ticket));
     const insertText = queries[0]?.insert.sql ?? '';
@@ -167,21 +172,7 @@ function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
     }
   }
 
-  async function commitQueued(): Promise<void> {
-    committing = true;
-    while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
-      await run(batch);
-    }
-    committing = false;
-  }
-
-  return (ticket: NewHdTicket) =>
-    new Promise<OpenedTicket | undefined>((resolve, reject) => {
-      queue.push({ ticket, resolve, reject });
-      if (!committing) void commitQueued();
-    });
+  return oneBatchAtATime(run);
 }
 
 /** SQLite in memory: inserts of the tickets that arrive together, in one transaction and one flush. */

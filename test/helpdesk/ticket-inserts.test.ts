@@ -52,6 +52,23 @@ const ticket = (n: number, id = `t-${n}`): NewHdTicket => ({
   created_at: 1_000 + n,
 });
 
+/**
+ * Ticket `n` stored, then `n + 1` to `n + 3` sent together, the second with the first's id: the database
+ * refuses it (the unique id), and only it fails; the others are stored.
+ */
+async function expectRefusedTicketFailsAlone(db: Db, n: number): Promise<void> {
+  const open = createTicketInserts(db);
+  await open(ticket(n));
+  const outcomes = await Promise.allSettled([
+    open(ticket(n + 1)),
+    open(ticket(n + 2, `t-${n + 1}`)),
+    open(ticket(n + 3)),
+  ]);
+  expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
+  expect(rows.map((r) => r.external_id)).toEqual([`ext-${n}`, `ext-${n + 1}`, `ext-${n + 3}`]);
+}
+
 describe('ticket inserts: group commit [sqlite]', () => {
   it('tickets sent together are stored in one commit, each answered with its own number', async () => {
     const { db, commits } = await countingDb();
@@ -137,14 +154,7 @@ describeEachDialect('ticket inserts: insert or find', (dialect: Dialect) => {
   });
 
   it('a ticket the database refuses in a batch fails alone; the others of its batch are stored', async () => {
-    const open = createTicketInserts(db);
-    await open(ticket(30));
-    // The same id for two external_ids breaks the unique id: the database refuses the batch, then the
-    // second ticket alone.
-    const outcomes = await Promise.allSettled([open(ticket(31)), open(ticket(32, 't-31')), open(ticket(33))]);
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
-    expect(rows.map((r) => r.external_id)).toEqual(['ext-30', 'ext-31', 'ext-33']);
+    await expectRefusedTicketFailsAlone(db, 30);
   });
 
   it('texts with quotes, braces, commas, backslashes, line breaks and other scripts are stored as sent', async () => {
@@ -257,13 +267,7 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
   });
 
   it('a ticket the database refuses fails alone; the others of its batch are stored', async () => {
-    const open = createTicketInserts(db);
-    await open(ticket(0));
-    // The same id for two external_ids breaks the unique id: the database refuses the second.
-    const outcomes = await Promise.allSettled([open(ticket(1)), open(ticket(2, 't-1')), open(ticket(3))]);
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
-    expect(rows.map((r) => r.external_id)).toEqual(['ext-0', 'ext-1', 'ext-3']);
+    await expectRefusedTicketFailsAlone(db, 0);
   });
 
   it('a write transaction of the main connection waits for the thread instead of failing', async () => {
