@@ -270,6 +270,24 @@ export function testApp(parts: TestAppParts): TestApp {
   };
 }
 
+/** Opens a fresh, migrated database of the dialect before each test and drops it after: `.db`. */
+export function useDialectDb(dialect: Dialect): { readonly db: Db } {
+  let opened: { db: Db; drop(): Promise<void> } | undefined;
+  beforeEach(async () => {
+    opened = undefined;
+    opened = await dialect.open();
+  });
+  afterEach(async () => {
+    await opened?.drop();
+  });
+  return {
+    get db(): Db {
+      if (opened === undefined) throw new Error('the database is open only inside a test');
+      return opened.db;
+    },
+  };
+}
+
 /** Builds a fresh app on the dialect (and its store) before each test and closes it after. */
 export function useTestApp(dialect: Dialect, options: { config?: Record<string, string> } = {}): TestApp {
   const current = {} as TestApp;

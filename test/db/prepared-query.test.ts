@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { nameStatementText, prepareQuery } from '../../src/db/prepared-query.js';
-import { describeEachDialect, type Dialect } from '../helper.js';
+import { describeEachDialect, useDialectDb, type Dialect } from '../helper.js';
 
 // Hot queries compiled once (src/db/prepared-query.ts): built with Kysely once per database, run with
 // each call's values; on PostgreSQL as named prepared statements.
@@ -20,30 +20,21 @@ const putSetting = prepareQuery('test_setting_put', (db: Db, v: SettingValues & 
 );
 
 describeEachDialect('prepared queries', (dialect: Dialect) => {
-  let db: Db;
-  let drop: () => Promise<void>;
-  beforeEach(async () => {
-    const opened = await dialect.open();
-    db = opened.db;
-    drop = () => opened.drop();
-  });
-  afterEach(async () => {
-    await drop();
-  });
+  const opened = useDialectDb(dialect);
 
   it('each run binds its own values; constants of the query stay in place', async () => {
-    await putSetting.rows(db, { key: 'a', value: '"1"' });
-    await putSetting.rows(db, { key: 'b', value: '"2"' });
-    await putSetting.rows(db, { key: 'c', value: 'hidden' });
-    expect(await settingByKey.rows(db, { key: 'a' })).toEqual([{ key: 'a', value: '"1"' }]);
-    expect(await settingByKey.rows(db, { key: 'b' })).toEqual([{ key: 'b', value: '"2"' }]);
+    await putSetting.rows(opened.db, { key: 'a', value: '"1"' });
+    await putSetting.rows(opened.db, { key: 'b', value: '"2"' });
+    await putSetting.rows(opened.db, { key: 'c', value: 'hidden' });
+    expect(await settingByKey.rows(opened.db, { key: 'a' })).toEqual([{ key: 'a', value: '"1"' }]);
+    expect(await settingByKey.rows(opened.db, { key: 'b' })).toEqual([{ key: 'b', value: '"2"' }]);
     // `value != 'hidden'` is a constant of the compiled query, not a value of the call.
-    expect(await settingByKey.rows(db, { key: 'c' })).toEqual([]);
-    expect(await settingByKey.rows(db, { key: 'none' })).toEqual([]);
+    expect(await settingByKey.rows(opened.db, { key: 'c' })).toEqual([]);
+    expect(await settingByKey.rows(opened.db, { key: 'none' })).toEqual([]);
   });
 
   it('runs inside a transaction, seeing its writes, and the rollback undoes them', async () => {
-    await db
+    await opened.db
       .transaction()
       .execute(async (trx) => {
         await putSetting.rows(trx, { key: 'in-trx', value: '"x"' });
@@ -51,13 +42,13 @@ describeEachDialect('prepared queries', (dialect: Dialect) => {
         throw new Error('roll back');
       })
       .catch(() => undefined);
-    expect(await settingByKey.rows(db, { key: 'in-trx' })).toEqual([]);
+    expect(await settingByKey.rows(opened.db, { key: 'in-trx' })).toEqual([]);
   });
 
   it('on PostgreSQL the statement is prepared once per connection under its name', async () => {
     if (dialect.name !== 'postgres') return;
-    await putSetting.rows(db, { key: 'p', value: '"1"' });
-    await db.connection().execute(async (connection) => {
+    await putSetting.rows(opened.db, { key: 'p', value: '"1"' });
+    await opened.db.connection().execute(async (connection) => {
       for (let i = 0; i < 3; i += 1) await settingByKey.rows(connection, { key: 'p' });
       const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(
         connection,
@@ -68,11 +59,11 @@ describeEachDialect('prepared queries', (dialect: Dialect) => {
 
   it('on PostgreSQL a name is given to one SQL text only', async () => {
     if (dialect.name !== 'postgres') return;
-    await settingByKey.rows(db, { key: 'a' });
+    await settingByKey.rows(opened.db, { key: 'a' });
     const other = prepareQuery('test_setting_by_key', (d: Db, v: SettingValues) =>
       d.selectFrom('settings').select('key').where('key', '=', v.key),
     );
-    await expect(other.rows(db, { key: 'a' })).rejects.toThrow(
+    await expect(other.rows(opened.db, { key: 'a' })).rejects.toThrow(
       'statement name given twice: test_setting_by_key',
     );
   });
@@ -80,7 +71,7 @@ describeEachDialect('prepared queries', (dialect: Dialect) => {
   it('on PostgreSQL a text named by its family runs as a prepared statement of its own, each text once', async () => {
     if (dialect.name !== 'postgres') return;
     const texts = [1, 2].map((n) =>
-      db
+      opened.db
         .selectFrom('settings')
         .select('key')
         .where(
@@ -89,7 +80,7 @@ describeEachDialect('prepared queries', (dialect: Dialect) => {
           Array.from({ length: n }, (_, i) => `k${i}`),
         ),
     );
-    await db.connection().execute(async (connection) => {
+    await opened.db.connection().execute(async (connection) => {
       for (const query of texts) {
         const compiled = query.compile();
         nameStatementText('test_family', compiled.sql);

@@ -9,7 +9,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database, NewHdTicket } from '../../src/db/schema.js';
 import { withStatementCache } from '../../src/db/statement-cache.js';
 import { createTicketInserts } from '../../src/helpdesk/ticket-inserts.js';
-import { describeEachDialect, type Dialect } from '../helper.js';
+import { describeEachDialect, useDialectDb, type Dialect } from '../helper.js';
 
 // Group commit on SQLite (src/helpdesk/ticket-inserts.ts): tickets that arrive together share one
 // durable commit, each is answered only after it, and a ticket the database refuses fails alone.
@@ -112,30 +112,21 @@ describe('ticket inserts: group commit [sqlite]', () => {
 });
 
 describeEachDialect('ticket inserts: insert or find', (dialect: Dialect) => {
-  let db: Db;
-  let drop: () => Promise<void>;
-  beforeEach(async () => {
-    const opened = await dialect.open();
-    db = opened.db;
-    drop = () => opened.drop();
-  });
-  afterEach(async () => {
-    await drop();
-  });
+  const database = useDialectDb(dialect);
 
   it('a new external_id is created; the same again answers the stored ticket, unchanged', async () => {
-    const open = createTicketInserts(db);
+    const open = createTicketInserts(database.db);
     const first = await open(ticket(1));
     expect(first).toMatchObject({ created: true, ticket: { id: 't-1', externalId: 'ext-1' } });
     expect(first.ticket.number).toMatch(/^I-\d{6,}$/);
     const again = await open({ ...ticket(1, 't-other'), description: 'Another text.' });
     expect(again).toEqual({ created: false, ticket: first.ticket });
-    const rows = await db.selectFrom('hd_tickets').select('id').execute();
+    const rows = await database.db.selectFrom('hd_tickets').select('id').execute();
     expect(rows).toEqual([{ id: 't-1' }]);
   });
 
   it('tickets sent together: the new ones created in the order sent, a stored one answered as stored, two of one new external_id open one', async () => {
-    const open = createTicketInserts(db);
+    const open = createTicketInserts(database.db);
     const stored = await open(ticket(1));
     const answers = await Promise.all([
       open(ticket(2)),
@@ -149,16 +140,16 @@ describeEachDialect('ticket inserts: insert or find', (dialect: Dialect) => {
     expect(answers[3]).toEqual({ created: false, ticket: answers[2].ticket });
     const numbers = [answers[0], answers[2], answers[4]].map((a) => a.ticket.number);
     expect([...numbers].sort()).toEqual(numbers);
-    const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
+    const rows = await database.db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
     expect(rows.map((r) => r.external_id)).toEqual(['ext-1', 'ext-2', 'ext-3', 'ext-4']);
   });
 
   it('a ticket the database refuses in a batch fails alone; the others of its batch are stored', async () => {
-    await expectRefusedTicketFailsAlone(db, 30);
+    await expectRefusedTicketFailsAlone(database.db, 30);
   });
 
   it('texts with quotes, braces, commas, backslashes, line breaks and other scripts are stored as sent', async () => {
-    const open = createTicketInserts(db);
+    const open = createTicketInserts(database.db);
     const texts = [
       'He said "no", {twice}\\ \\"',
       'NULL',
@@ -172,7 +163,7 @@ describeEachDialect('ticket inserts: insert or find', (dialect: Dialect) => {
       ),
     );
     expect(opened.map((o) => o.ticket.description)).toEqual(texts);
-    const rows = await db
+    const rows = await database.db
       .selectFrom('hd_tickets')
       .select(['description', 'requester_name'])
       .orderBy('seq')
@@ -182,12 +173,12 @@ describeEachDialect('ticket inserts: insert or find', (dialect: Dialect) => {
   });
 
   it('the same external_id sent at once from many calls opens one ticket; every call gets it', async () => {
-    const open = createTicketInserts(db);
+    const open = createTicketInserts(database.db);
     const opened = await Promise.all(Array.from({ length: 12 }, (_, n) => open(ticket(7, `t-${n}`))));
     expect(opened.filter((o) => o.created)).toHaveLength(1);
     const ids = new Set(opened.map((o) => o.ticket.id));
     expect(ids.size).toBe(1);
-    const rows = await db.selectFrom('hd_tickets').select('id').execute();
+    const rows = await database.db.selectFrom('hd_tickets').select('id').execute();
     expect(rows.map((r) => r.id)).toEqual([...ids]);
   });
 });
