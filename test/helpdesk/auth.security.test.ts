@@ -334,6 +334,21 @@ describeEachDialect('ticket API, authentication', (dialect) => {
       expect((await getOptions(t, rotated.key)).statusCode).toBe(200);
     });
 
+    it('stop-previous ends the previous key at once while calls with it are in flight: every call after the stop is refused (States and transitions, leak)', async () => {
+      const keys = await seedHelpdesk(t);
+      await rotate(t, 'alpha');
+      // Calls of the previous key keep arriving around the stop; the look-ups of one key are shared
+      // between calls that arrive together (src/lib/shared-reads.ts, whose own test pins that a call
+      // never joins a look-up begun before it arrived).
+      // (Fewer refusals in all than the IP block's threshold.)
+      const before = Array.from({ length: 10 }, () => getOptions(t, keys.alpha));
+      const stop = json(await t.admin('POST', '/admin/v1/helpdesk/systems/alpha/keys/stop-previous'));
+      expect(stop.stopped).toBe(true);
+      const after = await Promise.all(Array.from({ length: 5 }, () => getOptions(t, keys.alpha)));
+      for (const response of after) expectUnauthorized(response);
+      for (const response of await Promise.all(before)) expect([200, 401]).toContain(response.statusCode);
+    });
+
     it('a second rotation ends the older previous key at once (docs/api-conventions.md)', async () => {
       const keys = await seedHelpdesk(t);
       const second = await rotate(t, 'alpha');
