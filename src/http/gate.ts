@@ -26,10 +26,15 @@ export type Gate<C extends ApiCall> = (
   call: C,
 ) => Promise<Problem | Answer | undefined> | Problem | Answer | undefined;
 
-/** Runs the gates in order and sends the first refusal or early answer; returns true when all passed. */
+/**
+ * Runs the gates in order and sends the first refusal or early answer; returns true when all passed. A
+ * gate that answers synchronously is not awaited: most gates are plain checks, and awaiting each cost a
+ * turn of the microtask queue and a promise per gate on every call.
+ */
 export async function passGates<C extends ApiCall>(call: C, gates: readonly Gate<C>[]): Promise<boolean> {
   for (const gate of gates) {
-    const outcome = await gate(call);
+    const pending = gate(call);
+    const outcome = pending instanceof Promise ? await pending : pending;
     if (outcome !== undefined) {
       send(call.reply, outcome);
       return false;
