@@ -50,6 +50,22 @@ function countingCatalogReads(db: Db): { db: Db; reads: () => number } {
 }
 
 /** Two processes of a fleet over one database; `notices` decides how they hear of each other's changes. */
+/**
+ * Waits until every notice `from` published so far has reached `to`: a last one (the seeding changes only
+ * the catalog, so a maintenance notice is the last) comes after them, as Redis delivers a connection's
+ * messages in order. Otherwise a notice of the seeding delivered late, on a loaded machine, would drop
+ * the copy the second process reads next, and a test that counts on that copy would read a newer one.
+ */
+async function noticesDelivered(from: FleetNotices, to: FleetNotices): Promise<void> {
+  const last = new Promise<void>((resolve) => {
+    to.subscribe((notice) => {
+      if (notice === 'helpdesk.maintenance') resolve();
+    });
+  });
+  await from.publish('helpdesk.maintenance');
+  await last;
+}
+
 function useTwoProcesses(
   dialect: (typeof dialects)[number],
   notices: () => Promise<[FleetNotices?, FleetNotices?]>,
@@ -75,6 +91,8 @@ function useTwoProcesses(
     });
     fleet.secondReads = counting.reads;
     fleet.keys = await seedHelpdesk(fleet.first);
+    if (firstNotices !== undefined && secondNotices !== undefined)
+      await noticesDelivered(firstNotices, secondNotices);
     // The second process has its copy of the catalog, read before the changes below.
     expect(
       (await postTicket(fleet.second, fleet.keys.alpha, ticket({ external_id: 'warm' }))).statusCode,
