@@ -13,6 +13,7 @@ import * as traffic from './migrations/0009-traffic.js';
 import * as passwordResetRequests from './migrations/0010-password-reset-requests.js';
 import * as devMailbox from './migrations/0011-dev-mailbox.js';
 import * as hourlyBuckets from './migrations/0012-hourly-buckets.js';
+import * as eventReceiptsIndex from './migrations/0013-event-receipts-index.js';
 
 // Migrations are listed here rather than read from a folder, so that they work the same from the
 // TypeScript sources (tests) and from the compiled build.
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010-password-reset-requests': passwordResetRequests,
   '0011-dev-mailbox': devMailbox,
   '0012-hourly-buckets': hourlyBuckets,
+  '0013-event-receipts-index': eventReceiptsIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { verifyCursor, type EventPosition } from '../../src/pos/places/cursor.js';
 import { foldName, putEvent } from '../../src/pos/places/event-repository.js';
@@ -13,9 +13,9 @@ import {
   type EventListQuery,
 } from '../../src/pos/places/event-listing.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
-import type { Db } from '../../src/db/database.js';
 import { isPostgres } from '../../src/db/dialect.js';
 import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
+import { queryPlan } from '../support/query-plan.js';
 
 // The events of a place as GET /v1/api-public/events lists them (docs/pos-api.md, "Events response", the
 // events route's `search`, `limit` and cursor rules, Conventions: output dates; docs/pos-api.md, Settled
@@ -409,27 +409,9 @@ describeEachDialect('events list of a place', (dialect) => {
   });
 
   describe('query plans (the cost of a page does not grow with its depth or the place)', () => {
-    /** The plan's text lines: EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL (no sequential scans). */
-    async function plan(db: Db, query: CompiledQuery): Promise<string> {
-      if (!isPostgres(db)) {
-        const result = await db.executeQuery<{ detail: string }>(
-          CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
-        );
-        return result.rows.map((row) => row.detail).join('\n');
-      }
-      return db.transaction().execute(async (trx) => {
-        // Tables of a test are tiny: without this the planner reads them whole whatever the indexes.
-        await sql`set local enable_seqscan = off`.execute(trx);
-        const result = await trx.executeQuery<{ 'QUERY PLAN': string }>(
-          CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
-        );
-        return result.rows.map((row) => row['QUERY PLAN']).join('\n');
-      });
-    }
-
     it('a page after a cursor is one range of the keyset index, started at the cursor', async () => {
       await seed(t);
-      const text = await plan(
+      const text = await queryPlan(
         t.db,
         eventPageQuery(t.db, query({ after: { registeredAt: T0, id: 'e1' } })).compile(),
       );
@@ -442,7 +424,7 @@ describeEachDialect('events list of a place', (dialect) => {
     it('a search walks the keyset index in the listing order (no sort), any page deep', async () => {
       await seed(t);
       const after = { registeredAt: T0, id: 'e1' };
-      const text = await plan(t.db, eventPageQuery(t.db, query({ search: 'sao', after })).compile());
+      const text = await queryPlan(t.db, eventPageQuery(t.db, query({ search: 'sao', after })).compile());
       expect(text).toContain('pos_events_keyset');
       expect(text).not.toMatch(/TEMP B-TREE|Sort/);
     });
@@ -456,7 +438,7 @@ describeEachDialect('events list of a place', (dialect) => {
       expect(await allPages(t, [2])).toEqual(before[0]);
       expect((await migrateToLatest(t.db)).includes('0004-events-keyset')).toBe(true);
       expect([await allPages(t, [2]), await allPages(t, [2], { search: 'SAO' })]).toEqual(before);
-      const text = await plan(
+      const text = await queryPlan(
         t.db,
         eventPageQuery(t.db, query({ after: { registeredAt: T0, id: 'e1' } })).compile(),
       );
@@ -473,7 +455,7 @@ describeEachDialect('events list of a place', (dialect) => {
         .where('place_id', '=', 'p1')
         .where('id', '=', 'e1')
         .compile();
-      const text = await plan(t.db, lookup);
+      const text = await queryPlan(t.db, lookup);
       expect(text).not.toContain('pos_events_keyset');
       expect(text).toMatch(isPostgres(t.db) ? /pos_events_pk/ : /sqlite_autoindex_pos_events_1/);
     });

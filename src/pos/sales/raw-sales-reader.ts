@@ -5,6 +5,26 @@ import type { SalesQuery, SalesReader } from './sales-reader.js';
 
 // The raw reader: sums the receipts themselves, grouped in the database.
 
+/** The raw reader's query: the counted receipts of the query's place, period and event, grouped. */
+export function countedReceiptsQuery(db: Db, query: SalesQuery) {
+  let select = db
+    .selectFrom('pos_receipts')
+    .select(['payment_method', 'brand'])
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('receipts'),
+      sql<string>`cast(sum(${eb.ref('amount_cents')}) as text)`.as('cents'),
+    ])
+    .where('account_id', '=', query.accountId)
+    .where('place_id', '=', query.placeId)
+    .where('occurred_at', '>=', query.from)
+    .where('occurred_at', '<', query.to)
+    .where('counted', '=', 1);
+  // With an event the index pos_receipts_of_event (account, place, event, occurred_at; only receipts of
+  // an event) serves the filter; without, pos_receipts_period (account, place, occurred_at).
+  if (query.eventId !== null) select = select.where('event_id', '=', query.eventId);
+  return select.groupBy(['payment_method', 'brand']);
+}
+
 /**
  * The counted receipts of the query grouped by stored payment method and brand, with their count and
  * exact sum in cents. The period is taken as given, in milliseconds (from included, to excluded).
@@ -20,22 +40,7 @@ import type { SalesQuery, SalesReader } from './sales-reader.js';
  * a decimal and BigInt would throw rather than round.
  */
 async function countedReceiptGroups(db: Db, query: SalesQuery): Promise<ReceiptGroup[]> {
-  let select = db
-    .selectFrom('pos_receipts')
-    .select(['payment_method', 'brand'])
-    .select((eb) => [
-      eb.fn.countAll<number | string>().as('receipts'),
-      sql<string>`cast(sum(${eb.ref('amount_cents')}) as text)`.as('cents'),
-    ])
-    .where('account_id', '=', query.accountId)
-    .where('place_id', '=', query.placeId)
-    .where('occurred_at', '>=', query.from)
-    .where('occurred_at', '<', query.to)
-    .where('counted', '=', 1);
-  // With an event the index pos_receipts_event (account, place, event, occurred_at) serves the filter;
-  // without, pos_receipts_period (account, place, occurred_at).
-  if (query.eventId !== null) select = select.where('event_id', '=', query.eventId);
-  const rows = await select.groupBy(['payment_method', 'brand']).execute();
+  const rows = await countedReceiptsQuery(db, query).execute();
   return rows.map((row) => ({
     paymentMethod: row.payment_method,
     brand: row.brand,
