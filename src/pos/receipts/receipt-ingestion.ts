@@ -26,8 +26,14 @@ import { openReceiptStaging, type ReceiptStaging, type UploadedReceipt } from '.
 
 export type { ReceiptCounts };
 
-/** Receipts parsed, then checked against the places and events, and staged together. */
-const RECEIPT_CHUNK = 1_000;
+/**
+ * Receipts parsed, then checked against the places and events, and staged together. A chunk waits for
+ * the event loop's turns while it fills, so the young-generation collections meanwhile move its receipts
+ * to the old generation, where they stay as garbage until a full collection: with 1,000 a chunk, a
+ * million-receipt upload's server held 130 MiB of heap instead of 50 in some runs (a peak of 380 MiB
+ * instead of 270). With 250, none of 8 runs did (BENCHMARKS.md, issue 23).
+ */
+const RECEIPT_CHUNK = 250;
 /** Receipts parsed between two turns of the event loop, so that other requests are served meanwhile. */
 const RECEIPTS_PER_TURN = 250;
 /** An NDJSON line longer than this cannot be a receipt (whose fields are at most a few hundred characters). */
