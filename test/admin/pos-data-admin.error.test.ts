@@ -259,7 +259,7 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
       });
     });
 
-    it('receipts: a bad receipt rejects the whole call with its index, nothing stored (docs/admin-rules.md, Point of sale)', async () => {
+    it('receipts: a bad receipt rejects the whole call with its index, nothing stored; the first bad receipt by position is named, whatever its reason (docs/admin-rules.md, Point of sale)', async () => {
       await seed(t);
       await postReceipts(t, [receipt('old', { amount: '1.00' })]);
       const batch = Array.from({ length: 1500 }, (_, i) => receipt(`n${i}`));
@@ -276,6 +276,17 @@ describeEachDialect('admin API, point of sale data: refusals', (dialect) => {
       batch[10] = receipt('n10', { place: 'x1' });
       batch[1400] = receipt('n1400', { amount: 'abc' });
       expectInvalidParam(await postReceipts(t, batch), 'receipts[10].place');
+      expect(await receiptCount(t)).toBe(1);
+      // Close together, whichever comes first is named: a place is checked with its neighbours, so a
+      // foreign place still waiting for that check when a later receipt fails its fields comes first.
+      batch[10] = receipt('n10');
+      batch[1400] = receipt('n1400');
+      batch[1240] = receipt('n1240', { place: 'x1' });
+      batch[1245] = receipt('n1245', { amount: 'abc' });
+      expectInvalidParam(await postReceipts(t, batch), 'receipts[1240].place');
+      batch[1240] = receipt('n1240', { amount: 'abc' });
+      batch[1245] = receipt('n1245', { place: 'x1' });
+      expectInvalidParam(await postReceipts(t, batch), 'receipts[1240].amount');
       expect(await receiptCount(t)).toBe(1);
     });
 
