@@ -4,7 +4,7 @@ import { isPostgres } from '../../db/dialect.js';
 import { nameStatementText } from '../../db/prepared-query.js';
 import { periodReading, SLOT_LENGTHS } from './sales-bucket-layout.js';
 import type { ReceiptGroup } from './sales-figures.js';
-import type { SalesQuery, SalesReader } from './sales-reader.js';
+import { countedReceipts, type SalesQuery, type SalesReader } from './sales-reader.js';
 
 // The bucket reader: the figures of a period from the pre-aggregated sales buckets (sales-buckets.ts),
 // whole slots of the period read largest first, and the raw receipts only inside the two partial
@@ -44,9 +44,8 @@ async function bucketReceiptGroups(
       .where('slot_start', '<', run.to)
       .$castTo<Part>(),
   );
-  const edges = reading.raw.map((range) => {
-    let edge = db
-      .selectFrom('pos_receipts')
+  const edges = reading.raw.map((range) =>
+    countedReceipts(db, { ...query, from: range.from, to: range.to })
       .select((eb) => [
         'payment_method',
         sql<number>`case when ${eb.ref('brand')} is null then 0 else 1 end`.as('branded'),
@@ -54,14 +53,8 @@ async function bucketReceiptGroups(
         sql<number>`1`.as('receipts'),
         'amount_cents',
       ])
-      .where('account_id', '=', query.accountId)
-      .where('place_id', '=', query.placeId)
-      .where('occurred_at', '>=', range.from)
-      .where('occurred_at', '<', range.to)
-      .where('counted', '=', 1);
-    if (query.eventId !== null) edge = edge.where('event_id', '=', query.eventId);
-    return edge.$castTo<Part>();
-  });
+      .$castTo<Part>(),
+  );
   const [first, ...rest] = [...buckets, ...edges];
   if (first === undefined) return [];
   const parts = rest.reduce((union, part) => union.unionAll(part), first);

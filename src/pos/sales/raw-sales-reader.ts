@@ -1,28 +1,19 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ReceiptGroup } from './sales-figures.js';
-import type { SalesQuery, SalesReader } from './sales-reader.js';
+import { countedReceipts, type SalesQuery, type SalesReader } from './sales-reader.js';
 
 // The raw reader: sums the receipts themselves, grouped in the database.
 
-/** The raw reader's query: the counted receipts of the query's place, period and event, grouped. */
+/** The raw reader's query: the counted receipts of the query, grouped by stored method and brand. */
 export function countedReceiptsQuery(db: Db, query: SalesQuery) {
-  let select = db
-    .selectFrom('pos_receipts')
+  return countedReceipts(db, query)
     .select(['payment_method', 'brand'])
     .select((eb) => [
       eb.fn.countAll<number | string>().as('receipts'),
       sql<string>`cast(sum(${eb.ref('amount_cents')}) as text)`.as('cents'),
     ])
-    .where('account_id', '=', query.accountId)
-    .where('place_id', '=', query.placeId)
-    .where('occurred_at', '>=', query.from)
-    .where('occurred_at', '<', query.to)
-    .where('counted', '=', 1);
-  // With an event the index pos_receipts_of_event (account, place, event, occurred_at; only receipts of
-  // an event) serves the filter; without, pos_receipts_period (account, place, occurred_at).
-  if (query.eventId !== null) select = select.where('event_id', '=', query.eventId);
-  return select.groupBy(['payment_method', 'brand']);
+    .groupBy(['payment_method', 'brand']);
 }
 
 /**

@@ -18,6 +18,23 @@ export interface SalesQuery {
   to: number;
 }
 
+/**
+ * The counted receipts (`counted = 1`) of the query's place in its period, of its event when it names one:
+ * the rows both readers start from (the raw reader for the whole period, the bucket reader at its edges).
+ * With an event the index pos_receipts_of_event (account, place, event, occurred_at; only receipts of an
+ * event) serves it; without, pos_receipts_period (account, place, occurred_at).
+ */
+export function countedReceipts(db: Db, query: SalesQuery) {
+  const receipts = db
+    .selectFrom('pos_receipts')
+    .where('account_id', '=', query.accountId)
+    .where('place_id', '=', query.placeId)
+    .where('occurred_at', '>=', query.from)
+    .where('occurred_at', '<', query.to)
+    .where('counted', '=', 1);
+  return query.eventId === null ? receipts : receipts.where('event_id', '=', query.eventId);
+}
+
 /** Reads the counted receipts of a query, grouped. */
 export interface SalesReader {
   /** A short name for logs, benchmarks and test titles. */
