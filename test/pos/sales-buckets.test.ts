@@ -124,6 +124,82 @@ describe('sales bucket deltas', () => {
     for (const delta of deltas) expect(delta).toMatchObject({ receipts: 2, amountCents: 1300n });
     expect(bucketDeltas('acme', [...changes].reverse())).toEqual(deltas);
   });
+
+  it('any changes sum, bucket by bucket, to what adding them up one by one gives: many slots, times before 1970, sums past 2^53 cents, in the order of the buckets’ key', () => {
+    const state = fc.record({
+      placeId: fc.constantFrom('P1', 'P10'),
+      eventId: fc.constantFrom(null, 'E1'),
+      // Within a day (many receipts in each bucket), or up to 8 years either side of 1970 (many slots of
+      // each length, instants before 1970 too).
+      occurredAt: fc.oneof(
+        fc.integer({ min: AT - 86_400_000, max: AT + 86_400_000 }),
+        fc.integer({ min: -(2 ** 38), max: 2 ** 38 }),
+      ),
+      paymentMethod: fc.constantFrom('cash', 'pix'),
+      brand: fc.constantFrom(null, '', 'VISA'),
+      amountCents: fc.oneof(fc.integer({ min: -5_000, max: 500_000 }), fc.constant(Number.MAX_SAFE_INTEGER)),
+      counted: fc.boolean(),
+    });
+    const change = fc.record({
+      before: fc.option(state, { nil: undefined }),
+      after: fc.option(state, { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(change, { maxLength: 400 }), (changes) => {
+        // The reference: one map entry a bucket, summed with bigints.
+        const expected = new Map<string, { delta: BucketDelta; order: (string | number)[] }>();
+        const put = (r: BucketedReceipt, sign: number, eventKey: string) => {
+          SLOT_LENGTHS.forEach((length, index) => {
+            const start = r.occurredAt - (((r.occurredAt % length) + length) % length);
+            const combo =
+              r.brand === null ? `${r.paymentMethod}\u0000` : `${r.paymentMethod}\u0000\u0000${r.brand}`;
+            const group = `${r.placeId}\u0000${eventKey}`;
+            const key = JSON.stringify([group, index, start, combo]);
+            const held = expected.get(key) ?? {
+              order: [group, index, start, combo],
+              delta: {
+                accountId: 'acme',
+                placeId: r.placeId,
+                eventKey,
+                slotMs: length,
+                slotStart: start,
+                paymentMethod: r.paymentMethod,
+                branded: r.brand === null ? 0 : 1,
+                brand: r.brand ?? '',
+                receipts: 0,
+                amountCents: 0n,
+              },
+            };
+            held.delta.receipts += sign;
+            held.delta.amountCents += BigInt(r.amountCents * sign);
+            expected.set(key, held);
+          });
+        };
+        const add = (r: BucketedReceipt | undefined, sign: number) => {
+          if (r?.counted !== true) return;
+          put(r, sign, '');
+          if (r.eventId !== null) put(r, sign, r.eventId);
+        };
+        for (const { before, after } of changes) {
+          add(before, -1);
+          add(after, 1);
+        }
+        const compare = (a: (string | number)[], b: (string | number)[]) => {
+          for (let i = 0; i < a.length; i += 1) {
+            const [x, y] = [a[i] ?? 0, b[i] ?? 0];
+            if (x !== y) return x < y ? -1 : 1;
+          }
+          return 0;
+        };
+        const reference = [...expected.values()]
+          .filter(({ delta }) => delta.receipts !== 0 || delta.amountCents !== 0n)
+          .sort((a, b) => compare(a.order, b.order))
+          .map(({ delta }) => delta);
+        expect(bucketDeltas('acme', changes)).toEqual(reference);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 
 /** Where the generated receipts are recorded. */

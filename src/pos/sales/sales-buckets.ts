@@ -47,43 +47,57 @@ export interface BucketDelta {
   amountCents: bigint;
 }
 
-/** One bucket's change being summed: its cents a number while that is exact, a bigint past 2^53. */
-interface HeldDelta {
-  combo: Combo;
-  slotStart: number;
-  receipts: number;
-  cents: number;
-  bigCents: bigint | undefined;
-}
-
 /** A stored payment method and brand as a bucket's key has them. */
 interface Combo {
   key: string;
   paymentMethod: string;
   branded: 0 | 1;
   brand: string;
-  /** Its place in the order of the combos' keys, set when the deltas are taken. */
-  rank: number;
+  /** Its number in this sum: where it was first seen. */
+  id: number;
 }
 
-/** The deltas held of one place and event key: per slot length (by index), per slot start, per combo. */
+/** The deltas held of one place and event key. */
 interface HeldGroup {
   key: string;
   placeId: string;
   eventKey: string;
-  slots: { length: number; starts: Map<number, Map<Combo, HeldDelta>> }[];
+  /** Its number in this sum. */
+  id: number;
 }
+
+/** Room for held deltas, grown by doubling. */
+const FIRST_ROOM = 256;
 
 /**
  * The bucket deltas of an account's receipt changes, summed per bucket as the changes come: a write of
  * many receipts adds its changes page by page and applies the sum once (or whenever `size` grows past
  * what it means to hold), so that a bucket many receipts fall in is written once, not once a page.
- * Held by place and event key, then slot, then payment method and brand, so that a receipt costs two
- * look-ups by text and numeric ones for its slots, and the deltas come out in the buckets' key order.
+ *
+ * An upload's staging sums a whole upload's receipts here (src/pos/receipts/receipt-staging.ts), so a
+ * held delta is a few numbers in typed arrays, found by a hash table in a typed array too, not an object
+ * of the JavaScript heap: a million receipts of a year hold about 200,000 deltas in some 10 MB outside
+ * the heap. Held on the heap, as maps and objects, they kept the server's heap growing while a large
+ * upload was staged (BENCHMARKS.md, NDJSON ingestion).
  */
 export class BucketDeltaSum {
-  readonly #groups = new Map<string, HeldGroup>();
-  readonly #combos = new Map<string, Combo>();
+  readonly #groups = new Map<string, Map<string, HeldGroup>>();
+  readonly #groupList: HeldGroup[] = [];
+  readonly #combos = new Map<string, Map<string | null, Combo>>();
+  readonly #comboList: Combo[] = [];
+  #group = new Int32Array(FIRST_ROOM);
+  #length = new Uint8Array(FIRST_ROOM);
+  #combo = new Int32Array(FIRST_ROOM);
+  #start = new Float64Array(FIRST_ROOM);
+  #receipts = new Float64Array(FIRST_ROOM);
+  #cents = new Float64Array(FIRST_ROOM);
+  /**
+   * The held deltas by bucket key, an open-addressing hash table: each cell the index of a held delta
+   * plus one, 0 when empty; twice the room, so that it is at most half full and a look-up ends soon.
+   */
+  #table = new Int32Array(FIRST_ROOM * 2);
+  /** The cents of the deltas whose sum left the safe integers, by index (its `#cents` then unused). */
+  readonly #bigCents = new Map<number, bigint>();
   #size = 0;
 
   constructor(
@@ -98,104 +112,209 @@ export class BucketDeltaSum {
 
   /** Subtracts what the old counted state counted and adds what the new one counts. */
   add({ before, after }: ReceiptChange): void {
-    if (before?.counted === true) this.#addReceipt(before, -1);
-    if (after?.counted === true) this.#addReceipt(after, 1);
+    if (before?.counted === true) this.addCounted(before, -1);
+    if (after?.counted === true) this.addCounted(after, 1);
   }
 
-  #combo(paymentMethod: string, brand: string | null): Combo {
-    // NUL never occurs in stored text (src/lib/input-text.ts), so it separates the parts unambiguously.
-    const key = brand === null ? `${paymentMethod}\u0000` : `${paymentMethod}\u0000\u0000${brand}`;
-    let combo = this.#combos.get(key);
+  #comboOf(paymentMethod: string, brand: string | null): Combo {
+    let brands = this.#combos.get(paymentMethod);
+    if (brands === undefined) {
+      brands = new Map();
+      this.#combos.set(paymentMethod, brands);
+    }
+    let combo = brands.get(brand);
     if (combo === undefined) {
-      combo = { key, paymentMethod, branded: brand === null ? 0 : 1, brand: brand ?? '', rank: 0 };
-      this.#combos.set(key, combo);
+      // NUL never occurs in stored text (src/lib/input-text.ts), so it separates the parts unambiguously.
+      const key = brand === null ? `${paymentMethod}\u0000` : `${paymentMethod}\u0000\u0000${brand}`;
+      const id = this.#comboList.length;
+      combo = { key, paymentMethod, branded: brand === null ? 0 : 1, brand: brand ?? '', id };
+      brands.set(brand, combo);
+      this.#comboList.push(combo);
     }
     return combo;
   }
 
-  #group(placeId: string, eventKey: string): HeldGroup {
-    const key = `${placeId}\u0000${eventKey}`;
-    let group = this.#groups.get(key);
+  #groupOf(placeId: string, eventKey: string): HeldGroup {
+    let events = this.#groups.get(placeId);
+    if (events === undefined) {
+      events = new Map();
+      this.#groups.set(placeId, events);
+    }
+    let group = events.get(eventKey);
     if (group === undefined) {
-      const slots = this.lengths.map((length) => ({
-        length,
-        starts: new Map<number, Map<Combo, HeldDelta>>(),
-      }));
-      group = { key, placeId, eventKey, slots };
-      this.#groups.set(key, group);
+      const id = this.#groupList.length;
+      group = { key: `${placeId}\u0000${eventKey}`, placeId, eventKey, id };
+      events.set(eventKey, group);
+      this.#groupList.push(group);
     }
     return group;
   }
 
-  #addReceipt(receipt: BucketedReceipt, sign: 1 | -1): void {
+  /** Adds (1) or subtracts (-1) a counted receipt in every bucket it is in. */
+  addCounted(receipt: Omit<BucketedReceipt, 'counted'>, sign: 1 | -1): void {
     const cents = receipt.amountCents * sign;
-    const combo = this.#combo(receipt.paymentMethod, receipt.brand);
-    this.#addTo(this.#group(receipt.placeId, ''), combo, receipt.occurredAt, sign, cents);
+    const combo = this.#comboOf(receipt.paymentMethod, receipt.brand);
+    this.#addTo(this.#groupOf(receipt.placeId, ''), combo, receipt.occurredAt, sign, cents);
     if (receipt.eventId !== null)
-      this.#addTo(this.#group(receipt.placeId, receipt.eventId), combo, receipt.occurredAt, sign, cents);
+      this.#addTo(this.#groupOf(receipt.placeId, receipt.eventId), combo, receipt.occurredAt, sign, cents);
   }
 
   #addTo(group: HeldGroup, combo: Combo, occurredAt: number, sign: 1 | -1, cents: number): void {
-    for (const { length, starts } of group.slots) {
-      const start = slotStart(occurredAt, length);
-      let combos = starts.get(start);
-      if (combos === undefined) {
-        combos = new Map();
-        starts.set(start, combos);
-      }
-      const held = combos.get(combo);
-      if (held === undefined) {
-        combos.set(combo, { combo, slotStart: start, receipts: sign, cents, bigCents: undefined });
-        this.#size += 1;
+    for (let length = 0; length < this.lengths.length; length += 1) {
+      const start = slotStart(occurredAt, this.lengths[length] ?? 1);
+      const held = this.#find(group.id, length, combo.id, start);
+      if (held < 0) {
+        this.#hold(group.id, length, combo.id, start, sign, cents);
         continue;
       }
-      held.receipts += sign;
-      if (held.bigCents !== undefined) {
-        held.bigCents += BigInt(cents);
+      this.#receipts[held] = (this.#receipts[held] ?? 0) + sign;
+      const big = this.#bigCents.get(held);
+      if (big !== undefined) {
+        this.#bigCents.set(held, big + BigInt(cents));
       } else {
         // Both are safe integers: their sum is exact unless it reaches 2^53, where it is not safe.
-        const sum = held.cents + cents;
-        if (Number.isSafeInteger(sum)) held.cents = sum;
-        else held.bigCents = BigInt(held.cents) + BigInt(cents);
+        const sum = (this.#cents[held] ?? 0) + cents;
+        if (Number.isSafeInteger(sum)) this.#cents[held] = sum;
+        else this.#bigCents.set(held, BigInt(this.#cents[held] ?? 0) + BigInt(cents));
       }
     }
   }
 
-  /**
-   * The deltas summed so far, buckets whose changes cancel out left out, in the order of the buckets'
-   * key (the same changes always write their buckets in one order); the sum is empty again afterwards.
-   */
-  take(): BucketDelta[] {
-    const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-    [...this.#combos.values()].sort(byKey).forEach((combo, rank) => (combo.rank = rank));
-    const deltas: BucketDelta[] = [];
-    for (const group of [...this.#groups.values()].sort(byKey)) {
-      for (const { length, starts } of group.slots) {
-        for (const [start, combos] of [...starts].sort(([a], [b]) => a - b)) {
-          const held = [...combos.values()].sort((a, b) => a.combo.rank - b.combo.rank);
-          for (const { combo, receipts, cents, bigCents } of held) {
-            const amountCents = bigCents ?? BigInt(cents);
-            if (receipts === 0 && amountCents === 0n) continue;
-            deltas.push({
-              accountId: this.accountId,
-              placeId: group.placeId,
-              eventKey: group.eventKey,
-              slotMs: length,
-              slotStart: start,
-              paymentMethod: combo.paymentMethod,
-              branded: combo.branded,
-              brand: combo.brand,
-              receipts,
-              amountCents,
-            });
-          }
-        }
+  /** Where the bucket's key starts looking in `#table`. */
+  #home(group: number, length: number, combo: number, start: number): number {
+    // The slot's number (its start over its length) is a small integer; `| 0` keeps its low 32 bits.
+    const slot = Math.floor(start / (this.lengths[length] ?? 1)) | 0;
+    let hash = Math.imul(group + 1, 0x9e3779b1) ^ Math.imul(combo + 1, 0x85ebca77) ^ (length << 27);
+    hash = Math.imul(hash ^ slot, 0xc2b2ae3d);
+    hash ^= hash >>> 15;
+    return hash & (this.#table.length - 1);
+  }
+
+  /** The index of the held delta of the bucket's key, or -1. */
+  #find(group: number, length: number, combo: number, start: number): number {
+    const mask = this.#table.length - 1;
+    for (let at = this.#home(group, length, combo, start); ; at = (at + 1) & mask) {
+      const held = (this.#table[at] ?? 0) - 1;
+      if (held < 0) return -1;
+      if (
+        this.#start[held] === start &&
+        this.#combo[held] === combo &&
+        this.#group[held] === group &&
+        this.#length[held] === length
+      ) {
+        return held;
       }
     }
+  }
+
+  /** Enters the held delta `held` into `#table`, which has room. */
+  #enter(held: number): void {
+    const mask = this.#table.length - 1;
+    const group = this.#group[held] ?? 0;
+    let at = this.#home(group, this.#length[held] ?? 0, this.#combo[held] ?? 0, this.#start[held] ?? 0);
+    while ((this.#table[at] ?? 0) !== 0) at = (at + 1) & mask;
+    this.#table[at] = held + 1;
+  }
+
+  /** A new held delta. */
+  #hold(group: number, length: number, combo: number, start: number, receipts: number, cents: number): void {
+    const at = this.#size;
+    if (at === this.#group.length) this.#grow();
+    this.#group[at] = group;
+    this.#length[at] = length;
+    this.#combo[at] = combo;
+    this.#start[at] = start;
+    this.#receipts[at] = receipts;
+    this.#cents[at] = cents;
+    this.#size += 1;
+    this.#enter(at);
+  }
+
+  /** Twice the room for held deltas, and a table twice as large again, refilled. */
+  #grow(): void {
+    const room = this.#group.length * 2;
+    const grown = <A extends Int32Array | Uint8Array | Float64Array>(array: A, make: (n: number) => A) => {
+      const next = make(room);
+      next.set(array);
+      return next;
+    };
+    this.#group = grown(this.#group, (n) => new Int32Array(n));
+    this.#length = grown(this.#length, (n) => new Uint8Array(n));
+    this.#combo = grown(this.#combo, (n) => new Int32Array(n));
+    this.#start = grown(this.#start, (n) => new Float64Array(n));
+    this.#receipts = grown(this.#receipts, (n) => new Float64Array(n));
+    this.#cents = grown(this.#cents, (n) => new Float64Array(n));
+    this.#table = new Int32Array(room * 2);
+    for (let held = 0; held < this.#size; held += 1) this.#enter(held);
+  }
+
+  /**
+   * The deltas summed so far, one at a time, buckets whose changes cancel out left out, in the order of
+   * the buckets' key (the same changes always write their buckets in one order); the sum is empty again
+   * once they are all taken (or the taking stops).
+   */
+  *drain(): Generator<BucketDelta> {
+    const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    const ranks = (list: readonly { key: string; id: number }[]) => {
+      const rank = new Int32Array(list.length);
+      [...list].sort(byKey).forEach((item, at) => (rank[item.id] = at));
+      return rank;
+    };
+    const groups = this.#groupList;
+    const combos = this.#comboList;
+    const groupRank = ranks(groups);
+    const comboRank = ranks(combos);
+    const group = this.#group;
+    const length = this.#length;
+    const start = this.#start;
+    const combo = this.#combo;
+    const order = new Int32Array(this.#size).map((_, index) => index);
+    order.sort(
+      (a, b) =>
+        (groupRank[group[a] ?? 0] ?? 0) - (groupRank[group[b] ?? 0] ?? 0) ||
+        (length[a] ?? 0) - (length[b] ?? 0) ||
+        (start[a] ?? 0) - (start[b] ?? 0) ||
+        (comboRank[combo[a] ?? 0] ?? 0) - (comboRank[combo[b] ?? 0] ?? 0),
+    );
+    try {
+      for (const index of order) {
+        const receipts = this.#receipts[index] ?? 0;
+        const amountCents = this.#bigCents.get(index) ?? BigInt(this.#cents[index] ?? 0);
+        if (receipts === 0 && amountCents === 0n) continue;
+        const held = groups[group[index] ?? 0];
+        const key = combos[combo[index] ?? 0];
+        if (held === undefined || key === undefined) continue;
+        yield {
+          accountId: this.accountId,
+          placeId: held.placeId,
+          eventKey: held.eventKey,
+          slotMs: this.lengths[length[index] ?? 0] ?? 0,
+          slotStart: start[index] ?? 0,
+          paymentMethod: key.paymentMethod,
+          branded: key.branded,
+          brand: key.brand,
+          receipts,
+          amountCents,
+        };
+      }
+    } finally {
+      this.#clear();
+    }
+  }
+
+  /** The deltas summed so far, as `drain` yields them; the sum is empty again afterwards. */
+  take(): BucketDelta[] {
+    return [...this.drain()];
+  }
+
+  #clear(): void {
     this.#groups.clear();
+    this.#groupList.length = 0;
     this.#combos.clear();
+    this.#comboList.length = 0;
+    this.#bigCents.clear();
+    this.#table.fill(0);
     this.#size = 0;
-    return deltas;
   }
 }
 
