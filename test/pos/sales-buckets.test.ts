@@ -250,6 +250,36 @@ function data(id: string, fields: Partial<ReceiptData> = {}): ReceiptData {
   };
 }
 
+/** What a later upload does to a receipt of the multi-page upload tests. */
+type Change = 'none' | 'cancel' | 'move' | 'amount';
+
+/** An NDJSON receipt line of those tests: `n` picks its method and brand; a move goes to p2, no event. */
+function changedLine(id: string, n: number, at: number, event: string | null, change: Change): string {
+  return JSON.stringify({
+    id,
+    place: change === 'move' ? 'p2' : 'p1',
+    event: change === 'move' ? null : event,
+    occurred_at: new Date(at).toISOString(),
+    payment_method: n % 2 === 0 ? 'tef_credit' : 'cash',
+    brand: n % 2 === 0 ? 'VISA' : null,
+    amount: change === 'amount' ? '1.00' : '12.50',
+    kind: 'sale',
+    status: change === 'cancel' ? 'cancelled' : 'paid',
+  });
+}
+
+/** Uploads the lines as NDJSON into account acme; the answer (200 expected). */
+async function uploadLines(t: TestApp, lines: string[]): Promise<unknown> {
+  const response = await t.app.admin.inject({
+    method: 'POST',
+    url: '/admin/v1/pos/accounts/acme/receipts',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+    payload: lines.join('\n'),
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return JSON.parse(response.body) as unknown;
+}
+
 describeEachDialect('sales buckets kept by the write path', (dialect) => {
   const t = useTestApp(dialect);
 
@@ -280,28 +310,9 @@ describeEachDialect('sales buckets kept by the write path', (dialect) => {
       await seed(t);
       const HOUR = 3_600_000;
       // 14,000 receipts an hour apart (a year and a half), two thirds with an event: over 40,000 buckets.
-      const line = (n: number, change: 'none' | 'cancel' | 'move' | 'amount') =>
-        JSON.stringify({
-          id: `R${n}`,
-          place: change === 'move' ? 'p2' : 'p1',
-          event: change === 'move' ? null : n % 3 === 0 ? 'e1' : n % 3 === 1 ? 'e2' : null,
-          occurred_at: new Date(AT - n * HOUR).toISOString(),
-          payment_method: n % 2 === 0 ? 'tef_credit' : 'cash',
-          brand: n % 2 === 0 ? 'VISA' : null,
-          amount: change === 'amount' ? '1.00' : '12.50',
-          kind: 'sale',
-          status: change === 'cancel' ? 'cancelled' : 'paid',
-        });
-      const upload = async (lines: string[]) => {
-        const response = await t.app.admin.inject({
-          method: 'POST',
-          url: '/admin/v1/pos/accounts/acme/receipts',
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-          payload: lines.join('\n'),
-        });
-        expect(response.statusCode, response.body).toBe(200);
-        return JSON.parse(response.body) as unknown;
-      };
+      const line = (n: number, change: Change) =>
+        changedLine(`R${n}`, n, AT - n * HOUR, n % 3 === 0 ? 'e1' : n % 3 === 1 ? 'e2' : null, change);
+      const upload = (lines: string[]) => uploadLines(t, lines);
       const ids = Array.from({ length: 14_000 }, (_, n) => n);
       expect(await upload(ids.map((n) => line(n, 'none')))).toEqual({
         inserted: 14_000,
@@ -320,6 +331,27 @@ describeEachDialect('sales buckets kept by the write path', (dialect) => {
     },
     120_000,
   );
+
+  it('an upload whose first page of the last step (5,000 receipts by id) is all new and whose second holds stored receipts, cancelled, moved, corrected or sent again: the counts, and the buckets equal the sums', async () => {
+    await seed(t);
+    const HOUR = 3_600_000;
+    // A day of receipts: few buckets, so that the check stays quick on SQLite too.
+    const line = (id: string, n: number, change: Change) =>
+      changedLine(id, n, AT - (n % 24) * HOUR - n, n % 3 === 0 ? 'e1' : null, change);
+    const upload = (lines: string[]) => uploadLines(t, lines);
+    const id = (prefix: string, n: number) => `${prefix}${String(n).padStart(4, '0')}`;
+    const stored = Array.from({ length: 1_000 }, (_, n) => n);
+    expect(await upload(stored.map((n) => line(id('B', n), n, 'none')))).toEqual({
+      inserted: 1_000,
+      updated: 0,
+      unchanged: 0,
+    });
+    const changes = ['none', 'cancel', 'move', 'amount'] as const;
+    const fresh = Array.from({ length: 6_000 }, (_, n) => line(id('A', n), n, 'none'));
+    const again = stored.map((n) => line(id('B', n), n, changes[n % 4] ?? 'none'));
+    expect(await upload([...again, ...fresh])).toEqual({ inserted: 6_000, updated: 750, unchanged: 250 });
+    expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
+  }, 60_000);
 
   it('a bucket whose receipts all left is deleted, not kept at zero', async () => {
     await seed(t);

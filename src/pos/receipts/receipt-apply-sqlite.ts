@@ -14,8 +14,10 @@ import type { ReceiptCounts } from './receipt-repository.js';
 //
 // The sales buckets (src/pos/sales/sales-buckets.ts) change as the delta path changes them: what each
 // stored counted state counted is subtracted and what each staged counted state counts is added. The
-// deltas are summed per smallest slot in a temporary table of the transaction, then added to the
-// buckets of that length and, summed again, of each larger one: every bucket is written once.
+// deltas are summed per smallest slot in a temporary table of the transaction: the staged states come
+// summed from the staging (its table `hours`), the stored ones that the upload replaces are subtracted
+// page by page. The sums are then added to the buckets of that length and, summed again, of each larger
+// one: every bucket is written once.
 
 /** Staged receipts per page: one statement of each kind per page. */
 const PAGE = 5_000;
@@ -54,40 +56,50 @@ const HOUR = SLOT_LENGTHS[0] ?? 3_600_000;
 const slotOf = (column: string, length: number) =>
   `${column} - ((${column} % ${length}) + ${length}) % ${length}`;
 
+/** The key of a smallest slot's sum: a bucket's key less the account and slot length. */
+const HOUR_KEY = 'place_id, event_id, slot_start, payment_method, branded, brand';
+
 /** The smallest slots' deltas of the transaction, one row a bucket key; its cents stay whole. */
 const CREATE_HOURS = `create temp table upload_hours (
   place_id text not null, event_id text not null, slot_start integer not null, payment_method text not null,
   branded integer not null, brand text not null, receipts integer not null,
   amount_cents integer not null check (typeof(amount_cents) = 'integer'),
-  primary key (place_id, event_id, slot_start, payment_method, branded, brand))`;
+  primary key (${HOUR_KEY}))`;
 
-/** The rows of one state side: `source` is `r` (stored, subtracted) or `s` (staged, added). */
-function stateRows(source: 'r' | 's', byEvent: boolean): string {
-  const sign = source === 'r' ? '-' : '';
-  const join =
-    source === 'r'
-      ? 'upload.staged s join pos_receipts r on r.account_id = ? and r.id = s.id'
-      : 'upload.staged s';
+/** The staged receipts' sums per smallest slot, as the staging summed them (by rowid: in key order). */
+const ADD_STAGED_HOURS =
+  `insert into upload_hours (${HOUR_KEY}, receipts, amount_cents) ` +
+  `select ${HOUR_KEY}, receipts, amount_cents from upload.hours order by rowid`;
+
+/** The counted stored receipts of the page, once as every receipt of the place, once by event. */
+function storedRows(byEvent: boolean): string {
   return (
-    `select ${source}.place_id as place_id, ${byEvent ? `${source}.event_id` : "''"} as event_id, ` +
-    `${source}.occurred_at as at, ${source}.payment_method as payment_method, ${source}.brand as brand, ` +
-    `${sign}1 as n, ${sign}${source}.amount_cents as cents from ${join} ` +
-    `where ${IN_PAGE} and ${source}.counted = 1${byEvent ? ` and ${source}.event_id is not null` : ''}`
+    `select r.place_id as place_id, ${byEvent ? 'r.event_id' : "''"} as event_id, r.occurred_at as at, ` +
+    'r.payment_method as payment_method, r.brand as brand, r.amount_cents as cents ' +
+    'from upload.staged s join pos_receipts r on r.account_id = ? and r.id = s.id ' +
+    `where ${IN_PAGE} and r.counted = 1${byEvent ? ' and r.event_id is not null' : ''}`
   );
 }
 
 /**
- * Parameters: (account, page) twice for the stored states, then page twice for the staged ones. A
- * receipt the upload leaves as it was is subtracted and added back: the same bucket, summing to nothing.
+ * Parameters: (account, page) twice. What the stored states of a page's receipts counted, subtracted
+ * before the receipts replace them. A receipt the upload leaves as it was is subtracted here and was
+ * added by the staged sums: the same bucket, summing to nothing.
  */
-const ADD_HOURS =
-  'insert into upload_hours (place_id, event_id, slot_start, payment_method, branded, brand, receipts, amount_cents) ' +
+const SUBTRACT_STORED_HOURS =
+  `insert into upload_hours (${HOUR_KEY}, receipts, amount_cents) ` +
   `select place_id, event_id, ${slotOf('at', HOUR)}, payment_method, brand is not null, coalesce(brand, ''), ` +
-  `sum(n), sum(cents) from (${stateRows('r', false)} union all ${stateRows('r', true)} ` +
-  `union all ${stateRows('s', false)} union all ${stateRows('s', true)}) where true ` +
+  `-count(*), -sum(cents) from (${storedRows(false)} union all ${storedRows(true)}) where true ` +
   `group by place_id, event_id, ${slotOf('at', HOUR)}, payment_method, brand ` +
-  'on conflict (place_id, event_id, slot_start, payment_method, branded, brand) do update set ' +
+  `on conflict (${HOUR_KEY}) do update set ` +
   'receipts = receipts + excluded.receipts, amount_cents = amount_cents + excluded.amount_cents';
+
+/** The staged receipts written into the account; parameters: account, now (2), then the condition's. */
+const INSERT_STAGED =
+  'insert into pos_receipts (account_id, id, place_id, event_id, occurred_at, payment_method, brand, ' +
+  'amount_cents, kind, status, demo, counted, received_at, updated_at) ' +
+  'select ?, s.id, s.place_id, s.event_id, s.occurred_at, s.payment_method, s.brand, s.amount_cents, s.kind, ' +
+  's.status, s.demo, s.counted, ?, ? from upload.staged s where ';
 
 /**
  * Parameters: account, now (2), account, page (2). A staged receipt is written unless the stored one
@@ -95,16 +107,21 @@ const ADD_HOURS =
  * `received_at`.
  */
 const WRITE_RECEIPTS =
-  'insert into pos_receipts (account_id, id, place_id, event_id, occurred_at, payment_method, brand, ' +
-  'amount_cents, kind, status, demo, counted, received_at, updated_at) ' +
-  'select ?, s.id, s.place_id, s.event_id, s.occurred_at, s.payment_method, s.brand, s.amount_cents, s.kind, ' +
-  's.status, s.demo, s.counted, ?, ? from upload.staged s where (s.changed = 1 or not exists ' +
+  INSERT_STAGED +
+  '(s.changed = 1 or not exists ' +
   `(select 1 from pos_receipts r where r.account_id = ? and r.id = s.id and ${SAME_AS_FIRST})) and ${IN_PAGE} ` +
   'on conflict (account_id, id) do update set place_id = excluded.place_id, ' +
   'event_id = excluded.event_id, occurred_at = excluded.occurred_at, ' +
   'payment_method = excluded.payment_method, brand = excluded.brand, ' +
   'amount_cents = excluded.amount_cents, kind = excluded.kind, status = excluded.status, ' +
   'demo = excluded.demo, counted = excluded.counted, updated_at = excluded.updated_at';
+
+/**
+ * Parameters: account, now (2), page (2). A page none of whose receipts is stored (most pages of a first
+ * upload): every one is written, without looking each up again (a million receipts: 5.9 s instead of
+ * 7.3 s of writing).
+ */
+const WRITE_NEW_RECEIPTS = INSERT_STAGED + IN_PAGE;
 
 const KEY_COLUMNS = 'account_id, place_id, event_id, slot_ms, slot_start, payment_method, branded, brand';
 const ADD_TO_BUCKETS =
@@ -151,6 +168,7 @@ export async function applyAttachedStaging(
 ): Promise<ReceiptCounts> {
   const counts: ReceiptCounts = { inserted: 0, updated: 0, unchanged: 0 };
   await run(trx, CREATE_HOURS);
+  await run(trx, ADD_STAGED_HOURS);
   let after = '';
   for (;;) {
     await limit.check();
@@ -168,8 +186,14 @@ export async function applyAttachedStaging(
       counts.updated += found.stored - found.unchanged;
     }
     // The stored states are read for the buckets before the receipts replace them.
-    await run(trx, ADD_HOURS, [accountId, ...page, accountId, ...page, ...page, ...page]);
-    await run(trx, WRITE_RECEIPTS, [accountId, now, now, accountId, ...page]);
+    if (found !== undefined && found.stored > 0) {
+      await run(trx, SUBTRACT_STORED_HOURS, [accountId, ...page, accountId, ...page]);
+    }
+    if (found?.stored === 0) {
+      await run(trx, WRITE_NEW_RECEIPTS, [accountId, now, now, ...page]);
+    } else {
+      await run(trx, WRITE_RECEIPTS, [accountId, now, now, accountId, ...page]);
+    }
     after = last;
     // SQLite works synchronously: between pages the other requests get a turn.
     if (found !== undefined && found.receipts >= PAGE) await nextTurn();

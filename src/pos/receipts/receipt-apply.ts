@@ -8,7 +8,7 @@ import { existingPlaceIds } from '../places/place-repository.js';
 import { lockReceiptWrites, type ReceiptCounts } from './receipt-repository.js';
 import { applyStagingOnPostgres } from './receipt-apply-postgres.js';
 import { applyAttachedStaging } from './receipt-apply-sqlite.js';
-import type { ReceiptStaging } from './receipt-staging.js';
+import { STAGING_CACHE_KIB, type ReceiptStaging } from './receipt-staging.js';
 
 // The last step of an upload (docs/admin-rules.md, Point of sale: POST receipts): the staged receipts written
 // to the service's database in one transaction, so that an upload is stored whole or not at all. It is
@@ -85,8 +85,8 @@ async function raw<R>(connection: Db, text: string, parameters: unknown[] = []):
 
 /**
  * Runs `work` on one connection of `db` with the upload's staging file attached as `upload` on SQLite
- * (an attachment cannot begin inside a transaction) and the larger page cache, both undone afterwards;
- * on PostgreSQL, on `db`.
+ * (an attachment cannot begin inside a transaction), its sums per smallest slot written first, and the
+ * larger page cache, both undone afterwards; on PostgreSQL, on `db`.
  */
 async function withStagingAttached<T>(
   db: Db,
@@ -94,10 +94,13 @@ async function withStagingAttached<T>(
   work: (db: Db) => Promise<T>,
 ): Promise<T> {
   if (isPostgres(db)) return work(db);
+  await staging.writeHourSums();
   return db.connection().execute(async (connection) => {
     await raw(connection, 'attach database ? as upload', [staging.path]);
     const [before] = await raw<{ cache_size: number }>(connection, 'pragma main.cache_size');
     await raw(connection, `pragma main.cache_size = -${UPLOAD_CACHE_KIB}`);
+    // Attached, the file would take the connection's default cache (16 MB) for reads made in order.
+    await raw(connection, `pragma upload.cache_size = -${STAGING_CACHE_KIB}`);
     try {
       return await work(connection);
     } finally {

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
+import { isPostgres } from '../../db/dialect.js';
 import { Problem } from '../../errors/problem.js';
 import { createSemaphore } from '../../lib/semaphore.js';
 import { eventPlacePairs } from '../places/event-repository.js';
@@ -314,7 +315,7 @@ export function createReceiptIngestion(deps: {
       refused = error;
     }
     const now = clock.now();
-    const staging = openReceiptStaging();
+    const staging = openReceiptStaging({ sumHours: !isPostgres(writeDb) });
     try {
       const { problem, received } = await stageReceipts(
         db,

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
+import { SLOT_LENGTHS } from '../sales/sales-bucket-layout.js';
+import { BucketDeltaSum } from '../sales/sales-buckets.js';
 import { sameReceipt, type ReceiptData } from './receipt-repository.js';
 import { countsTowardFigures } from './receipt-rules.js';
 
@@ -12,6 +15,11 @@ import { countsTowardFigures } from './receipt-rules.js';
 // that an upload of any length holds no connection of the service's database while its body arrives, and
 // bounded memory. A SQLite service database attaches the file for the last step, which then reads the
 // staged receipts in SQL (receipt-apply-sqlite.ts); on PostgreSQL they are read back page by page.
+//
+// For a SQLite service database, while the receipts arrive, the staging also sums what the staged
+// versions count per smallest sales slot (src/pos/sales/sales-buckets.ts): a receipt costs a few look-ups
+// in memory here, where summing them in the last step cost a random upsert in SQL per receipt, inside the
+// one transaction that holds the writer (BENCHMARKS.md, NDJSON ingestion).
 
 /** A checked receipt of an upload and where it sits in it (0-based index or 1-based NDJSON line). */
 export interface UploadedReceipt {
@@ -35,8 +43,11 @@ interface RepeatCounts {
   unchanged: number;
 }
 
-/** SQLite's page cache of a staging database, in KiB (negative: KiB, not pages): the rest goes to disk. */
-const CACHE_KIB = 2 * 1024;
+/**
+ * SQLite's page cache of a staging database, in KiB, on its own connection and where the service's
+ * database attaches it: it is written and read in order, so the rest goes to disk.
+ */
+export const STAGING_CACHE_KIB = 2 * 1024;
 
 interface Row {
   id: string;
@@ -72,6 +83,14 @@ const toReceipt = (row: Row): ReceiptData => ({
   demo: row.demo === 1,
 });
 
+/** The smallest sales slot: the one the staging sums its receipts in. */
+const HOUR = SLOT_LENGTHS[0] ?? 3_600_000;
+
+/** Summed slots written per statement into the staging file's `hours`. */
+const HOURS_PER_INSERT = 100;
+/** Summed slots written between two turns of the event loop. */
+const HOURS_PER_TURN = 20_000;
+
 // The first version of a receipt sent again is rare: it is kept as JSON beside the last one.
 const encode = (receipt: ReceiptData) => JSON.stringify(receipt);
 const decode = (text: string) => JSON.parse(text) as ReceiptData;
@@ -82,7 +101,8 @@ export interface ReceiptStaging {
    * The staging file, which a SQLite service database attaches to read the staged receipts in SQL: table
    * `staged` (COLUMNS above), one row an id, the last version of the upload; `first` is the first
    * version as JSON (a ReceiptData) when the id came more than once, `changed` 1 when a later version
-   * differed from the one before it. Every change is committed by the time `add` returns.
+   * differed from the one before it. Every change is committed by the time `add` returns. Once
+   * `writeHourSums` has run, table `hours` holds the staged receipts' sums per smallest sales slot.
    */
   readonly path: string;
   /** Adds receipts in upload order: a receipt id already staged is replaced, its repeat counted. */
@@ -91,6 +111,15 @@ export interface ReceiptStaging {
   clear(): void;
   /** The repeats counted so far. */
   repeats(): RepeatCounts;
+  /**
+   * Opened with `sumHours`: writes what the staged receipts (each id's last version) count per smallest
+   * sales slot into table `hours` of the file, in the order of its key by rowid, one row a bucket key of
+   * the sales buckets less the account and slot length: place_id, event_id ('' for every receipt of the
+   * place), slot_start, payment_method, branded, brand ('' when unbranded), receipts, amount_cents. Sums
+   * that cancel out are left out. The other requests get turns meanwhile. No receipt may be added
+   * afterwards.
+   */
+  writeHourSums(): Promise<void>;
   /** The staged receipts by id, `pageSize` at a time. */
   pages(pageSize: number): Generator<StagedReceipt[]>;
   /** The distinct places, and events with their place, that staged receipts name. */
@@ -100,13 +129,70 @@ export interface ReceiptStaging {
   close(): void;
 }
 
-/** Opens the staging store of one upload. */
-export function openReceiptStaging(): ReceiptStaging {
+/** The staged row of a receipt: its stored columns, then the upload's own. */
+const values = (
+  receipt: ReceiptData,
+  position: number,
+  first: string | null,
+  changed: boolean,
+  counted: boolean,
+) =>
+  [
+    receipt.id,
+    position,
+    receipt.placeId,
+    receipt.eventId,
+    receipt.occurredAt,
+    receipt.paymentMethod,
+    receipt.brand,
+    receipt.amountCents,
+    receipt.kind,
+    receipt.status,
+    receipt.demo ? 1 : 0,
+    counted ? 1 : 0,
+    first,
+    changed ? 1 : 0,
+  ] as const;
+
+/** Writes the sums of `sum` into a new table `hours` of the staging file (ReceiptStaging.writeHourSums). */
+async function writeHours(store: SQLite.Database, sum: BucketDeltaSum): Promise<void> {
+  store.exec(`create table hours (
+    place_id text not null, event_id text not null, slot_start integer not null,
+    payment_method text not null, branded integer not null, brand text not null,
+    receipts integer not null, amount_cents integer not null)`);
+  const insert = (rows: number) =>
+    store.prepare(
+      'insert into hours (place_id, event_id, slot_start, payment_method, branded, brand, receipts, ' +
+        `amount_cents) values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    );
+  const full = insert(HOURS_PER_INSERT);
+  let held: unknown[] = [];
+  let written = 0;
+  // Nothing else writes the file now: one transaction, with the other requests' turns inside it.
+  store.exec('begin');
+  for (const d of sum.drain()) {
+    held.push(d.placeId, d.eventKey, d.slotStart, d.paymentMethod, d.branded, d.brand, d.receipts);
+    held.push(d.amountCents);
+    if (held.length < HOURS_PER_INSERT * 8) continue;
+    full.run(held);
+    held = [];
+    written += HOURS_PER_INSERT;
+    if (written % HOURS_PER_TURN === 0) await nextTurn();
+  }
+  if (held.length > 0) insert(held.length / 8).run(held);
+  store.exec('commit');
+}
+
+/**
+ * Opens the staging store of one upload. With `sumHours` (a SQLite service database, whose last step
+ * reads them) it sums the staged receipts per smallest sales slot as they come, for `writeHourSums`.
+ */
+export function openReceiptStaging({ sumHours = false }: { sumHours?: boolean } = {}): ReceiptStaging {
   const path = join(tmpdir(), `receipt-upload-${randomUUID()}.sqlite`);
   const store = new SQLite(path);
   store.pragma('journal_mode = OFF');
   store.pragma('synchronous = OFF');
-  store.pragma(`cache_size = -${CACHE_KIB}`);
+  store.pragma(`cache_size = -${STAGING_CACHE_KIB}`);
   store.exec(`create table staged (
     id text primary key,
     position integer not null,
@@ -136,35 +222,29 @@ export function openReceiptStaging(): ReceiptStaging {
     `select ${COLUMNS} from staged where id > ? order by id limit ?`,
   );
   const counts: RepeatCounts = { updated: 0, unchanged: 0 };
-
-  const values = (receipt: ReceiptData, position: number, first: string | null, changed: boolean) =>
-    [
-      receipt.id,
-      position,
-      receipt.placeId,
-      receipt.eventId,
-      receipt.occurredAt,
-      receipt.paymentMethod,
-      receipt.brand,
-      receipt.amountCents,
-      receipt.kind,
-      receipt.status,
-      receipt.demo ? 1 : 0,
-      countsTowardFigures(receipt) ? 1 : 0,
-      first,
-      changed ? 1 : 0,
-    ] as const;
+  // The staging file is one account's upload: its sums carry no account.
+  const newSums = () => (sumHours ? new BucketDeltaSum('', [HOUR]) : undefined);
+  let sums = newSums();
+  let sumsWritten = false;
 
   const add = store.transaction((receipts: readonly UploadedReceipt[]) => {
+    if (sumsWritten) throw new Error('receipts added to a staging whose sums were written');
+    const sum = sums;
     for (const { receipt, position } of receipts) {
-      if (insertNew.run(...values(receipt, position, null, false)).changes === 1) continue;
+      const counted = countsTowardFigures(receipt);
+      if (insertNew.run(...values(receipt, position, null, false, counted)).changes === 1) {
+        if (counted) sum?.addCounted(receipt, 1);
+        continue;
+      }
       const row = findOne.get(receipt.id);
       if (row === undefined) throw new Error(`staged receipt ${receipt.id} vanished`);
       const before = toReceipt(row);
+      if (row.counted === 1) sum?.addCounted(before, -1);
+      if (counted) sum?.addCounted(receipt, 1);
       const same = sameReceipt(before, receipt);
       if (same) counts.unchanged += 1;
       else counts.updated += 1;
-      put.run(...values(receipt, position, row.first ?? encode(before), row.changed === 1 || !same));
+      put.run(...values(receipt, position, row.first ?? encode(before), row.changed === 1 || !same, counted));
     }
   });
 
@@ -175,10 +255,18 @@ export function openReceiptStaging(): ReceiptStaging {
     },
     clear() {
       store.exec('delete from staged');
+      sums = newSums();
       counts.updated = 0;
       counts.unchanged = 0;
     },
     repeats: () => ({ ...counts }),
+    async writeHourSums() {
+      if (sums === undefined) throw new Error('this staging keeps no sums, or wrote them already');
+      const sum = sums;
+      sums = undefined;
+      sumsWritten = true;
+      await writeHours(store, sum);
+    },
     *pages(pageSize) {
       let after = '';
       for (;;) {
