@@ -16,8 +16,8 @@ import type { ReceiptCounts } from './receipt-repository.js';
 // stored counted state counted is subtracted and what each staged counted state counts is added. The
 // deltas are summed per smallest slot in a temporary table of the transaction: the staged states come
 // summed from the staging (its table `hours`), the stored ones that the upload replaces are subtracted
-// page by page. The sums are then added to the buckets of that length and, summed again, of each larger
-// one: every bucket is written once.
+// page by page. The sums are then added to the buckets of that length and, summed again (each length
+// from the one below it), of each larger one: every bucket is written once.
 
 /** Staged receipts per page: one statement of each kind per page. */
 const PAGE = 5_000;
@@ -136,15 +136,34 @@ const WRITE_HOURS =
   'from upload_hours where rowid > ? and rowid <= ? and (receipts <> 0 or amount_cents <> 0) ' +
   `order by place_id, event_id, slot_start, payment_method, branded, brand ${ADD_TO_BUCKETS}`;
 
-/** Parameter: account. The buckets of a larger length, summed from the smallest slots' deltas. */
-function writeLength(length: number): string {
+/**
+ * The deltas of the larger lengths, each length's summed from the length below it (a fraction of the
+ * rows of the hours: 217,011 hourly rows, 92,950 of 4 hours, 36,533 of 16 hours for a year of the bench).
+ */
+const CREATE_SLOTS = `create temp table upload_slots (
+  slot_ms integer not null, place_id text not null, event_id text not null, slot_start integer not null,
+  payment_method text not null, branded integer not null, brand text not null, receipts integer not null,
+  amount_cents integer not null check (typeof(amount_cents) = 'integer'),
+  primary key (slot_ms, ${HOUR_KEY}))`;
+
+/** The deltas of `length` summed from those of `below`, the next smaller length; zero sums left out. */
+function sumLength(length: number, below: number): string {
   const slot = slotOf('slot_start', length);
+  const source = below === HOUR ? 'upload_hours' : `upload_slots where slot_ms = ${below}`;
+  return (
+    `insert into upload_slots (slot_ms, ${HOUR_KEY}, receipts, amount_cents) ` +
+    `select ${length}, place_id, event_id, ${slot}, payment_method, branded, brand, sum(receipts), ` +
+    `sum(amount_cents) from ${source} group by place_id, event_id, ${slot}, payment_method, branded, brand ` +
+    'having sum(receipts) <> 0 or sum(amount_cents) <> 0'
+  );
+}
+
+/** Parameter: account. The buckets of a larger length, from its summed deltas (in the buckets' order). */
+function writeLength(length: number): string {
   return (
     `insert into pos_sales_buckets (${KEY_COLUMNS}, receipts, amount_cents) ` +
-    `select ?, place_id, event_id, ${length}, ${slot}, payment_method, branded, brand, sum(receipts), ` +
-    `sum(amount_cents) from upload_hours where true ` +
-    `group by place_id, event_id, ${slot}, payment_method, branded, brand ` +
-    `having sum(receipts) <> 0 or sum(amount_cents) <> 0 ${ADD_TO_BUCKETS}`
+    'select ?, place_id, event_id, slot_ms, slot_start, payment_method, branded, brand, receipts, ' +
+    `amount_cents from upload_slots where slot_ms = ${length} ${ADD_TO_BUCKETS}`
   );
 }
 
@@ -208,11 +227,16 @@ export async function applyAttachedStaging(
     await run(trx, WRITE_HOURS, [accountId, from, from + BUCKET_PAGE]);
     if (long) await nextTurn();
   }
+  await run(trx, CREATE_SLOTS);
+  let below = HOUR;
   for (const length of SLOT_LENGTHS.slice(1)) {
     await limit.check();
+    await run(trx, sumLength(length, below));
     await run(trx, writeLength(length), [accountId]);
+    below = length;
     if (long) await nextTurn();
   }
+  await run(trx, 'drop table upload_slots');
   await run(trx, 'drop table upload_hours');
   await run(trx, DELETE_EMPTY, [accountId]);
   return counts;
