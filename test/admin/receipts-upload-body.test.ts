@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { checkSalesBuckets } from '../../src/pos/sales/sales-bucket-audit.js';
 import { bodyOf, expectProblem } from '../expect-http.js';
 import { ADMIN_TOKEN, describeEachDialect, useTestApp } from '../helper.js';
 import { asOperator, expectInvalidParam, POS } from './fixtures.js';
@@ -110,6 +111,28 @@ describeEachDialect('admin API, receipts upload bodies', (dialect) => {
       const proto = `{"receipts":[${JSON.stringify(receipt('c1')).replace('{', '{"__proto__":{"kind":"sale"},')}]}`;
       const refused = expectInvalidParam(await postJson(t, proto), 'receipts[0]');
       expect(String(refused.detail)).toContain('__proto__');
+    });
+
+    it('a repeated "receipts" key: only the last list is stored, and only its receipts count in the sales buckets', async () => {
+      await seed(t);
+      // More than a chunk of receipts (staged before the second list begins), then one.
+      const first = Array.from({ length: 300 }, (_, n) => receipt(`a${n}`, { amount: '70.00' }));
+      const last = [receipt('b1', { amount: '12.50' })];
+      const body = `{"receipts":${JSON.stringify(first)},"receipts":${JSON.stringify(last)}}`;
+      expect(bodyOf(await postJson(t, body))).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+      expect(await receiptCount(t)).toBe(1);
+      const buckets = await t.db
+        .selectFrom('pos_sales_buckets')
+        .select((eb) => [
+          eb.fn.sum<string>('receipts').as('receipts'),
+          eb.fn.sum<string>('amount_cents').as('cents'),
+        ])
+        .where('event_id', '=', '')
+        .groupBy('slot_ms')
+        .execute();
+      expect(buckets.length).toBeGreaterThan(0);
+      for (const sum of buckets) expect([Number(sum.receipts), Number(sum.cents)]).toEqual([1, 1250]);
+      expect(await checkSalesBuckets(t.db)).toEqual({ differing: 0, differences: [] });
     });
 
     it('the receipts JSON form may be up to 50 MiB (413 payload_too_large past it, told by Content-Length or found while reading); every other admin route reads at most 1 MiB', async () => {
