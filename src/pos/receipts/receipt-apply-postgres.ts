@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { TimeLimit } from '../../db/query-timeout.js';
-import { SLOT_LENGTHS } from '../sales/sales-bucket-layout.js';
+import { SLOT_LENGTHS, SMALLEST_SLOT } from '../sales/sales-bucket-layout.js';
 import type { ReceiptCounts } from './receipt-repository.js';
 import { countsTowardFigures } from './receipt-rules.js';
 import type { ReceiptStaging } from './receipt-staging.js';
@@ -21,7 +21,7 @@ import type { ReceiptStaging } from './receipt-staging.js';
 /** Staged receipts per statement. */
 const PAGE = 5_000;
 
-const HOUR = SLOT_LENGTHS[0] ?? 3_600_000;
+const HOUR = SMALLEST_SLOT;
 const slotOf = (column: string, length: number) =>
   `${column} - ((${column} % ${length}) + ${length}) % ${length}`;
 

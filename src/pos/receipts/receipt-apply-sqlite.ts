@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { TimeLimit } from '../../db/query-timeout.js';
-import { SLOT_LENGTHS } from '../sales/sales-bucket-layout.js';
+import { SLOT_LENGTHS, SMALLEST_SLOT } from '../sales/sales-bucket-layout.js';
 import type { ReceiptCounts } from './receipt-repository.js';
 
 // The last step of an upload on a SQLite service database (receipt-apply.ts): the upload's staging file
@@ -52,7 +52,7 @@ const COUNTS =
   `coalesce(sum(case when r.id is not null and ${SAME_AS_FIRST} then 1 else 0 end), 0) as unchanged ` +
   `from upload.staged s left join pos_receipts r on r.account_id = ? and r.id = s.id where ${IN_PAGE}`;
 
-const HOUR = SLOT_LENGTHS[0] ?? 3_600_000;
+const HOUR = SMALLEST_SLOT;
 const slotOf = (column: string, length: number) =>
   `${column} - ((${column} % ${length}) + ${length}) % ${length}`;
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
-import { SLOT_LENGTHS } from '../sales/sales-bucket-layout.js';
+import { SMALLEST_SLOT } from '../sales/sales-bucket-layout.js';
 import { BucketDeltaSum } from '../sales/sales-buckets.js';
 import { sameReceipt, type ReceiptData } from './receipt-repository.js';
 import { countsTowardFigures } from './receipt-rules.js';
@@ -83,8 +83,7 @@ const toReceipt = (row: Row): ReceiptData => ({
   demo: row.demo === 1,
 });
 
-/** The smallest sales slot: the one the staging sums its receipts in. */
-const HOUR = SLOT_LENGTHS[0] ?? 3_600_000;
+const HOUR = SMALLEST_SLOT;
 
 /** Summed slots written per statement into the staging file's `hours`. */
 const HOURS_PER_INSERT = 100;

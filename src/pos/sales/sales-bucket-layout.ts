@@ -32,6 +32,9 @@ export const SLOT_LENGTHS: readonly number[] = [
   1024 * HOUR,
 ];
 
+/** The smallest slot length (an hour): the one every larger length is summed from. */
+export const SMALLEST_SLOT = HOUR;
+
 /** The start of the slot of `length` that holds the instant `ms` (floor, also before 1970). */
 export function slotStart(ms: number, length: number): number {
   return ms - (((ms % length) + length) % length);
