@@ -1,4 +1,4 @@
-import { hashApiKey, hasKeyShape, keyMatches } from '../lib/api-key.js';
+import { hashApiKey, hashMatches, hasKeyShape } from '../lib/api-key.js';
 import type { SystemWithKeys } from './system-repository.js';
 import { KEY_PREFIX } from './system-scopes.js';
 
@@ -27,10 +27,11 @@ export async function verifySystemKey(
   const keyHash = hashApiKey(token);
   const system = await systemByKeyHash(keyHash);
   if (system === undefined) return { ok: false, reason: 'unknown_key' };
-  if (keyMatches(token, system.currentKeyHash)) return { ok: true, system, credential: 'current', keyHash };
+  if (hashMatches(keyHash, system.currentKeyHash))
+    return { ok: true, system, credential: 'current', keyHash };
   // The previous key of a rotation: valid during the grace period, then refused.
   const validUntil = system.previousValidUntil;
-  if (!keyMatches(token, system.previousKeyHash) || validUntil === null || now >= validUntil)
+  if (!hashMatches(keyHash, system.previousKeyHash) || validUntil === null || now >= validUntil)
     return { ok: false, reason: 'grace_ended', system, credential: 'previous' };
   return { ok: true, system, credential: 'previous', keyHash };
 }

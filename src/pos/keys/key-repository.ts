@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { PosKeyTable } from '../../db/schema.js';
-import { hashApiKey, hasKeyShape, keyMatches } from '../../lib/api-key.js';
+import { hashApiKey, hashMatches, hasKeyShape } from '../../lib/api-key.js';
 import type { KeyMatch } from './key-state.js';
 import type { PosPermission } from '../api/pos-permissions.js';
 
@@ -148,11 +148,11 @@ export async function findKeyByText(db: Db, keyText: string): Promise<FoundPosKe
   const { account_active: accountActive, ...stored } = row;
   const key = toRecord(stored);
   // The hashes are compared again in constant time to tell which one matched.
-  const matched: KeyMatch | undefined = keyMatches(keyText, key.current_key_hash)
+  const matched: KeyMatch | undefined = hashMatches(hash, key.current_key_hash)
     ? 'current'
-    : keyMatches(keyText, key.previous_key_hash)
+    : hashMatches(hash, key.previous_key_hash)
       ? 'previous'
-      : keyMatches(keyText, key.replaced_key_hash)
+      : hashMatches(hash, key.replaced_key_hash)
         ? 'replaced'
         : undefined;
   if (matched === undefined) return undefined;
