@@ -9,6 +9,7 @@ import type { Database } from './schema.js';
 import { ReadRoutingSqliteDialect } from './sqlite-read-routing.js';
 import { createSqliteWriterThread, type SqliteWriterThread } from './sqlite-writer-thread.js';
 import { withStatementCache } from './statement-cache.js';
+import type { DataVersion } from './unchanged-reads.js';
 
 /** The database handle every repository function takes first. */
 export type Db = Kysely<Database>;
@@ -133,7 +134,28 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
     log,
   });
   writerThreads.set(db, writerThread);
+  const dataVersion = reader.prepare('pragma data_version').pluck();
+  dataVersions.set(db, () => {
+    // No number when the connection cannot give one: the caller then reads, and meets the error itself.
+    try {
+      return dataVersion.get() as number;
+    } catch {
+      return undefined;
+    }
+  });
   return db;
+}
+
+/** The reader connection's state number of each SQLite file opened (src/db/unchanged-reads.ts). */
+const dataVersions = new WeakMap<Db, DataVersion>();
+
+/**
+ * Reads the number that changes with every commit to a SQLite file's database (`pragma data_version`
+ * on its reader connection); undefined on PostgreSQL and for `:memory:`, whose one connection does not
+ * see its own commits change it.
+ */
+export function sqliteDataVersionOf(db: Db): DataVersion | undefined {
+  return dataVersions.get(db);
 }
 
 /** The writer threads of the SQLite files opened (sqlite-writer-thread.ts); `:memory:` has none. */

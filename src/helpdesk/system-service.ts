@@ -1,7 +1,8 @@
 import type { Actor } from '../audit/actor.js';
 import { recordKeyEvent, type KeyEventName } from '../audit/key-audit-repository.js';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/database.js';
+import { sqliteDataVersionOf, type Db } from '../db/database.js';
+import { readsWhileUnchanged } from '../db/unchanged-reads.js';
 import { isPostgres } from '../db/dialect.js';
 import { generateApiKey, hashApiKey } from '../lib/api-key.js';
 import { sharedReads } from '../lib/shared-reads.js';
@@ -233,8 +234,13 @@ async function stopPreviousKeyOf(
 export function createSystemService(deps: SystemServiceDeps) {
   const { db } = deps;
   // Concurrent verifications of one key share a look-up begun after each of them arrived (never a copy:
-  // a key stopped or rotated is refused at once), src/lib/shared-reads.ts.
-  const systemByKeyHash = sharedReads((keyHash: string) => findSystemByKeyHash(db, keyHash));
+  // a key stopped or rotated is refused at once), src/lib/shared-reads.ts. On a SQLite file, a look-up
+  // also answers the calls that come before the file's next commit, as a new read would
+  // (src/db/unchanged-reads.ts).
+  const systemByKeyHash = readsWhileUnchanged(
+    sqliteDataVersionOf(db),
+    sharedReads((keyHash: string) => findSystemByKeyHash(db, keyHash)),
+  );
   return {
     put: (identifier: string, input: SystemInput, actor: Actor) =>
       putSystemSettings(deps, identifier, input, actor),

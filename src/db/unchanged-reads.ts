@@ -1,0 +1,48 @@
+// Reads of a SQLite file answered again, without reading, for as long as nothing was committed to the
+// file since: the answer is then the one a new read would give, not a copy that may be out of date.
+//
+// SQLite numbers the state of a file for each connection (`pragma data_version`): the number changes
+// whenever any other connection commits, whichever process or thread it is in. The reader connection
+// never writes, so its number changes with every commit of the file. Each call reads the number first
+// (a read of the WAL's header, no page of any table), and a value read at that same number is its answer.
+// Every commit of the file ends the copies, ticket inserts among them; under load a read is still shared
+// by the calls that arrive between two commits. The key look-up of every ticket call read three or four
+// pages of the file again each time, since every commit of another connection empties the reader's cache.
+
+/** Reads the reader connection's `data_version`; undefined when it cannot be read (then every call reads). */
+export type DataVersion = () => number | undefined;
+
+/** The most values kept for one version: ids that exist nowhere cannot make the copies grow without end. */
+const MAX_VALUES = 1024;
+
+/**
+ * `read`, answered from the value read at the same data version when there is one. A value is kept only
+ * when its read began at the version it is kept for: a commit between the version's read and the value's
+ * read makes the value newer than its version, so a later call sees a later version and reads again;
+ * never the other way round.
+ */
+export function readsWhileUnchanged<K, V>(
+  dataVersion: DataVersion | undefined,
+  read: (key: K) => Promise<V>,
+): (key: K) => Promise<V> {
+  // PostgreSQL and SQLite in memory have no such number: every call reads.
+  if (dataVersion === undefined) return read;
+  let keptAt: number | undefined;
+  const kept = new Map<K, V>();
+  return async (key) => {
+    const version = dataVersion();
+    if (version === undefined) return read(key);
+    if (version !== keptAt) {
+      kept.clear();
+      keptAt = version;
+    }
+    if (kept.has(key)) return kept.get(key) as V;
+    const value = await read(key);
+    // Another call may have seen a later version meanwhile: this value then belongs to no copy.
+    if (keptAt === version) {
+      if (kept.size >= MAX_VALUES) kept.clear();
+      kept.set(key, value);
+    }
+    return value;
+  };
+}

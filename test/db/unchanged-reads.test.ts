@@ -1,0 +1,174 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, sqliteDataVersionOf, type Db } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { readsWhileUnchanged } from '../../src/db/unchanged-reads.js';
+import { systemClock } from '../../src/clock.js';
+import { createSystemService } from '../../src/helpdesk/system-service.js';
+import { systemInput } from '../../src/helpdesk/system-input.js';
+import { hashApiKey } from '../../src/lib/api-key.js';
+
+// A read of a SQLite file answered again while nothing was committed to the file (src/db/unchanged-reads.ts):
+// never a value from before a commit that came before the call.
+
+/** A store whose reads the test ends, and a version number the test moves. */
+function versionedStore() {
+  let version = 1;
+  let value = 'v1';
+  const pending: (() => void)[] = [];
+  let reads = 0;
+  return {
+    version: () => version,
+    commit(next: string) {
+      version += 1;
+      value = next;
+    },
+    read: (key: string) => {
+      reads += 1;
+      const seen = `${key}:${value}`;
+      return new Promise<string>((resolve) => {
+        pending.push(() => {
+          resolve(seen);
+        });
+      });
+    },
+    endAll() {
+      for (const end of pending.splice(0)) end();
+    },
+    /** Ends the reads begun, the latest first. */
+    endLatestFirst() {
+      for (const end of pending.splice(0).reverse()) end();
+    },
+    reads: () => reads,
+  };
+}
+
+describe('readsWhileUnchanged', () => {
+  it('answers the calls of one version with one read, and reads again after a commit', async () => {
+    const store = versionedStore();
+    const get = readsWhileUnchanged(store.version, store.read);
+    const first = get('k');
+    store.endAll();
+    expect(await first).toBe('k:v1');
+    expect(await get('k')).toBe('k:v1');
+    expect(store.reads()).toBe(1);
+
+    store.commit('v2');
+    const after = get('k');
+    store.endAll();
+    expect(await after).toBe('k:v2');
+    expect(store.reads()).toBe(2);
+  });
+
+  it('keeps no value whose read ended after a later version was seen', async () => {
+    const store = versionedStore();
+    const get = readsWhileUnchanged(store.version, store.read);
+    // The first read begins at version 1 and reads v1; a commit and a call at version 2 come before it
+    // ends, and that call's read ends first.
+    const early = get('k');
+    store.commit('v2');
+    const late = get('k');
+    store.endLatestFirst();
+    expect(await early).toBe('k:v1');
+    expect(await late).toBe('k:v2');
+    // The version-1 value was not kept for version 2: the next call is answered v2.
+    expect(await get('k')).toBe('k:v2');
+    expect(store.reads()).toBe(2);
+  });
+
+  it('reads every time without a version number (PostgreSQL, a busy connection)', async () => {
+    const store = versionedStore();
+    const get = readsWhileUnchanged(undefined, store.read);
+    const noNumber = readsWhileUnchanged(() => undefined, store.read);
+    for (const call of [get('k'), get('k'), noNumber('k'), noNumber('k')]) {
+      store.endAll();
+      await call;
+    }
+    expect(store.reads()).toBe(4);
+  });
+
+  it('keeps at most 1,024 values a version', async () => {
+    const store = versionedStore();
+    const get = readsWhileUnchanged(store.version, store.read);
+    for (let i = 0; i <= 1024; i++) {
+      const call = get(`k${i}`);
+      store.endAll();
+      await call;
+    }
+    // The 1,025th value emptied the copies: the first key is read again.
+    const again = get('k0');
+    store.endAll();
+    await again;
+    expect(store.reads()).toBe(1026);
+  });
+});
+
+describe('SQLite file: the data version', () => {
+  let folder: string;
+  let path: string;
+  let db: Db;
+
+  beforeEach(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'gateway-unchanged-'));
+    path = join(folder, 'service.sqlite');
+    db = openDatabase({ kind: 'sqlite', path });
+    await migrateToLatest(db);
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('moves with every commit, of this process or of another connection', async () => {
+    const version = sqliteDataVersionOf(db);
+    if (version === undefined) throw new Error('a SQLite file has a data version');
+    const before = version();
+    expect(version()).toBe(before);
+    await db.insertInto('settings').values({ key: 'a', value: '1', updated_at: 0 }).execute();
+    const afterOwn = version();
+    expect(afterOwn).not.toBe(before);
+
+    const other = new SQLite(path);
+    try {
+      other.prepare("insert into settings (key, value, updated_at) values ('b', '2', 0)").run();
+    } finally {
+      other.close();
+    }
+    expect(version()).not.toBe(afterOwn);
+  });
+
+  it('has none in memory or on PostgreSQL', async () => {
+    const memory = openDatabase({ kind: 'sqlite', path: ':memory:' });
+    expect(sqliteDataVersionOf(memory)).toBeUndefined();
+    await memory.destroy();
+  });
+
+  it("refuses a system's key at once when another connection stopped it", async () => {
+    const systems = createSystemService({
+      db,
+      clock: systemClock,
+      catalog: { exists: () => Promise.resolve(true) },
+    });
+    const actor = { role: 'operator', channel: 'admin_api', ip: null } as const;
+    await systems.put('acme', systemInput.parse({ name: 'Acme', default_category_id: null }), actor);
+    const rotated = await systems.rotateKey('acme', actor);
+    if (!rotated.ok) throw new Error('rotation refused');
+    const now = Date.now();
+    expect(await systems.verifyKey(rotated.key, now)).toMatchObject({ ok: true, credential: 'current' });
+    expect(await systems.verifyKey(rotated.key, now)).toMatchObject({ ok: true, credential: 'current' });
+
+    // Another process (here a connection of its own) replaces the key: the next call is refused.
+    const other = new SQLite(path);
+    try {
+      other
+        .prepare("update hd_systems set current_key_hash = ? where identifier = 'acme'")
+        .run(hashApiKey('gtes_' + 'x'.repeat(43)));
+    } finally {
+      other.close();
+    }
+    expect(await systems.verifyKey(rotated.key, now)).toEqual({ ok: false, reason: 'unknown_key' });
+  });
+});
