@@ -129,6 +129,30 @@ export function ticketOptions(catalog: CatalogSnapshot, system: PartnerSystem): 
   };
 }
 
+/** The parts of a ticket request's catalog that every system shares, built once per snapshot. */
+type SharedTicketCatalog = Pick<
+  TicketCatalog,
+  'companyIds' | 'natureIdentifiers' | 'priorityIds' | 'supportLevelIds' | 'knownCategoryIds'
+>;
+
+const sharedTicketCatalogs = new WeakMap<CatalogSnapshot, SharedTicketCatalog>();
+
+/** The lists and sets of a snapshot that every ticket call reads, built by the first call that reads it. */
+function sharedTicketCatalog(catalog: CatalogSnapshot): SharedTicketCatalog {
+  let shared = sharedTicketCatalogs.get(catalog);
+  if (shared === undefined) {
+    shared = {
+      companyIds: catalog.companies.map((c) => c.id),
+      natureIdentifiers: catalog.natures.map((n) => n.identifier),
+      priorityIds: new Set(catalog.priorities.map((p) => p.id)),
+      supportLevelIds: new Set(catalog.supportLevels.map((s) => s.id)),
+      knownCategoryIds: new Set(catalog.categories.keys()),
+    };
+    sharedTicketCatalogs.set(catalog, shared);
+  }
+  return shared;
+}
+
 /** What a ticket request of a system is checked against. */
 export function ticketCatalog(catalog: CatalogSnapshot, system: PartnerSystem): TicketCatalog {
   const categoryMap = new Map<number, { defaultPriorityId: number | null }>();
@@ -140,13 +164,5 @@ export function ticketCatalog(catalog: CatalogSnapshot, system: PartnerSystem): 
     system.defaultCategoryId !== null && categoryMap.has(system.defaultCategoryId)
       ? system.defaultCategoryId
       : null;
-  return {
-    companyIds: catalog.companies.map((c) => c.id),
-    natureIdentifiers: catalog.natures.map((n) => n.identifier),
-    defaultCategoryId,
-    categories: categoryMap,
-    priorityIds: new Set(catalog.priorities.map((p) => p.id)),
-    supportLevelIds: new Set(catalog.supportLevels.map((s) => s.id)),
-    knownCategoryIds: new Set(catalog.categories.keys()),
-  };
+  return { ...sharedTicketCatalog(catalog), defaultCategoryId, categories: categoryMap };
 }
