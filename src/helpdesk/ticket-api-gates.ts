@@ -60,10 +60,13 @@ export function rejectContentCoding(call: TicketCall): Problem | undefined {
 
 type Parsed = { ok: true; text: string; value: unknown } | { ok: false };
 
+/** Strict UTF-8: one decoder for every call (a whole body at a time, so it keeps no state between them). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** Decodes strict UTF-8 and parses JSON. */
 function parseJson(body: Buffer): Parsed {
   try {
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+    const text = UTF8.decode(body);
     return { ok: true, text, value: JSON.parse(text) };
   } catch {
     return { ok: false };
