@@ -124,17 +124,23 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   const reader = new SQLite(target.path);
   reader.pragma('query_only = ON');
   reader.pragma('busy_timeout = 5000');
+  // A connection that only reads the file's data version (src/db/unchanged-reads.ts). Not the reader's:
+  // while a read streams its rows there, that connection stays on the state it began in, and its
+  // number does not move.
+  const versions = new SQLite(target.path);
+  versions.pragma('query_only = ON');
+  const dataVersion = versions.prepare('pragma data_version').pluck();
   const writerThread = createSqliteWriterThread(target.path);
   const db = new Kysely<Database>({
     dialect: new ReadRoutingSqliteDialect(
       withStatementCache(sqlite),
       withStatementCache(reader),
       writerThread,
+      [versions],
     ),
     log,
   });
   writerThreads.set(db, writerThread);
-  const dataVersion = reader.prepare('pragma data_version').pluck();
   dataVersions.set(db, () => {
     // No number when the connection cannot give one: the caller then reads, and meets the error itself.
     try {
@@ -146,18 +152,6 @@ export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}):
   return db;
 }
 
-/** The reader connection's state number of each SQLite file opened (src/db/unchanged-reads.ts). */
-const dataVersions = new WeakMap<Db, DataVersion>();
-
-/**
- * Reads the number that changes with every commit to a SQLite file's database (`pragma data_version`
- * on its reader connection); undefined on PostgreSQL and for `:memory:`, whose one connection does not
- * see its own commits change it.
- */
-export function sqliteDataVersionOf(db: Db): DataVersion | undefined {
-  return dataVersions.get(db);
-}
-
 /** The writer threads of the SQLite files opened (sqlite-writer-thread.ts); `:memory:` has none. */
 const writerThreads = new WeakMap<Db, SqliteWriterThread>();
 
@@ -167,4 +161,16 @@ const writerThreads = new WeakMap<Db, SqliteWriterThread>();
  */
 export function sqliteWriterThreadOf(db: Db): SqliteWriterThread | undefined {
   return writerThreads.get(db);
+}
+
+/** The state number of each SQLite file opened (src/db/unchanged-reads.ts). */
+const dataVersions = new WeakMap<Db, DataVersion>();
+
+/**
+ * Reads the number that changes with every commit to a SQLite file's database (`pragma data_version`
+ * on a connection that never writes); undefined on PostgreSQL and for `:memory:`, whose one connection
+ * does not see its own commits change it.
+ */
+export function sqliteDataVersionOf(db: Db): DataVersion | undefined {
+  return dataVersions.get(db);
 }

@@ -95,6 +95,7 @@ class ReadRoutingDriver implements Driver {
     private readonly writerDriver: SqliteDriver,
     private readonly readerDriver: SqliteDriver,
     private readonly writerThread: SqliteWriterThread,
+    private readonly others: readonly SqliteDatabase[],
   ) {}
 
   async init(): Promise<void> {
@@ -152,6 +153,7 @@ class ReadRoutingDriver implements Driver {
 
   async destroy(): Promise<void> {
     await this.writerThread.close();
+    for (const other of this.others) other.close();
     await this.readerDriver.destroy();
     await this.writerDriver.destroy();
   }
@@ -171,13 +173,14 @@ function writerOf(connection: DatabaseConnection): DatabaseConnection {
 /**
  * The dialect of a SQLite file in WAL mode: `writer` takes every write and transaction, `reader` (opened
  * on the same file, never writing) the reads outside transactions; `writerThread` (the batches of
- * sqlite-writer-thread.ts) ends with them.
+ * sqlite-writer-thread.ts) and the `others` connections of the file (database.ts) end with them.
  */
 export class ReadRoutingSqliteDialect extends SqliteDialect {
   constructor(
     private readonly writer: SqliteDatabase,
     private readonly reader: SqliteDatabase,
     private readonly writerThread: SqliteWriterThread,
+    private readonly others: readonly SqliteDatabase[] = [],
   ) {
     super({ database: writer });
   }
@@ -187,6 +190,7 @@ export class ReadRoutingSqliteDialect extends SqliteDialect {
       new SqliteDriver({ database: this.writer }),
       new SqliteDriver({ database: this.reader }),
       this.writerThread,
+      this.others,
     );
   }
 }

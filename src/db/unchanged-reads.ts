@@ -2,8 +2,9 @@
 // file since: the answer is then the one a new read would give, not a copy that may be out of date.
 //
 // SQLite numbers the state of a file for each connection (`pragma data_version`): the number changes
-// whenever any other connection commits, whichever process or thread it is in. The reader connection
-// never writes, so its number changes with every commit of the file. Each call reads the number first
+// whenever any other connection commits, whichever process or thread it is in. Read on a connection that
+// never writes and runs nothing else (database.ts), it changes with every commit of the file. Each call
+// reads the number first
 // (a read of the WAL's header, no page of any table), and a value read at that same number is its answer.
 // Every commit of the file ends the copies, ticket inserts among them; under load a read is still shared
 // by the calls that arrive between two commits. The key look-up of every ticket call read three or four

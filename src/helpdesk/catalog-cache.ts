@@ -4,7 +4,8 @@ import { readCatalogSnapshot, type CatalogSnapshot } from './catalog-repository.
 
 // The help-desk catalog as every ticket call reads it, kept in the process (docs/operations.md, Running a fleet).
 // Reading the five catalog tables on every call was most of a ticket's database work; the catalog changes
-// by hand. Keys and a system's own settings are not cached: they come with the key's row on every call.
+// by hand. Keys and a system's own settings are not kept: they come with the key's row, read for every call
+// (on a SQLite file, answered again only until the file's next commit: src/db/unchanged-reads.ts).
 // A copy is dropped at once by a change through this process, and, with Redis, by a change through any
 // process of the fleet (catalog-service.ts); without that notice, within a second. An id the copy does
 // not know may have been created a moment ago through another process, so the ticket path asks for a

@@ -140,6 +140,20 @@ describe('SQLite file: the data version', () => {
     expect(version()).not.toBe(afterOwn);
   });
 
+  it('moves while a read streams its rows on the reader connection', async () => {
+    const version = sqliteDataVersionOf(db);
+    if (version === undefined) throw new Error('a SQLite file has a data version');
+    for (const key of ['a', 'b']) {
+      await db.insertInto('settings').values({ key, value: key, updated_at: 0 }).execute();
+    }
+    const rows = db.selectFrom('settings').selectAll().stream()[Symbol.asyncIterator]();
+    await rows.next();
+    const before = version();
+    await db.insertInto('settings').values({ key: 'c', value: 'c', updated_at: 0 }).execute();
+    expect(version()).not.toBe(before);
+    await rows.return?.();
+  });
+
   it('has none in memory or on PostgreSQL', async () => {
     const memory = openDatabase({ kind: 'sqlite', path: ':memory:' });
     expect(sqliteDataVersionOf(memory)).toBeUndefined();
