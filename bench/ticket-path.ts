@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -78,7 +78,7 @@ async function load(options: Load): Promise<autocannon.Result> {
 const failures = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
 
 /** The bare baseline: Fastify with one POST route that parses the JSON body, in a process of its own. */
-async function startBareServer(): Promise<{ port: number; stop: () => void }> {
+async function startBareServer(): Promise<{ port: number; pid: number | undefined; stop: () => void }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ticket-path.ts', '--bare-server'], {
     env: { PATH: process.env.PATH ?? '', BARE_PORT: String(port) },
@@ -92,7 +92,7 @@ async function startBareServer(): Promise<{ port: number; stop: () => void }> {
       reject(new Error(`bare server exited ${code}`));
     });
   });
-  return { port, stop: () => child.kill('SIGTERM') };
+  return { port, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
 async function serveBare(): Promise<void> {
@@ -102,6 +102,30 @@ async function serveBare(): Promise<void> {
   );
   await app.listen({ port: Number(process.env.BARE_PORT), host: '127.0.0.1' });
   process.stdout.write('listening\n');
+}
+
+/** CPU time (ms) each thread of a process spent so far, by thread id (Linux `/proc/<pid>/task`). */
+function threadCpuMs(pid: number | undefined): Map<string, number> {
+  const ms = new Map<string, number>();
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    // utime and stime, in clock ticks (100 a second), after the command's closing parenthesis.
+    const fields = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    ms.set(thread, (Number(fields[11]) + Number(fields[12])) * 10);
+  }
+  return ms;
+}
+
+/** CPU time (µs a request) of a process between two readings: its main thread, and its other threads. */
+function cpuPerRequest(pid: number | undefined, before: Map<string, number>, requests: number) {
+  const after = threadCpuMs(pid);
+  let main = 0;
+  let others = 0;
+  for (const [thread, ms] of after) {
+    const spent = ms - (before.get(thread) ?? 0);
+    if (thread === String(pid)) main += spent;
+    else others += spent;
+  }
+  return { main: (main * 1000) / requests, others: (others * 1000) / requests };
 }
 
 /** Peak resident memory of a process (Linux VmHWM), in MB. */
@@ -158,13 +182,17 @@ async function ticketPath(
     await load({ ...ticketLoad, port: server.port, connections: 10, seconds: 1 });
     await load({ ...ticketLoad, port: bare.port, connections: 10, seconds: 1 });
 
+    const bareCpu = threadCpuMs(bare.pid);
     const bareRun = await load({ ...ticketLoad, port: bare.port, connections: 50, seconds: options.seconds });
+    const bareSpent = cpuPerRequest(bare.pid, bareCpu, bareRun.requests.total);
+    const serverCpu = threadCpuMs(server.child.pid);
     const ticketRun = await load({
       ...ticketLoad,
       port: server.port,
       connections: 50,
       seconds: options.seconds,
     });
+    const ticketSpent = cpuPerRequest(server.child.pid, serverCpu, ticketRun.requests.total);
     const ratio = ticketRun.requests.average / bareRun.requests.average;
     rows.push({
       figure: 'ticket POST, 50 connections (req/s)',
@@ -174,6 +202,17 @@ async function ticketPath(
       ratio: pct(ratio),
       target: `>= 40% ${ratio >= 0.4 ? 'met' : 'NOT met'}${failures(ticketRun) > 0 ? ` (${failures(ticketRun)} failed)` : ''}`,
       met: ratio >= 0.4 && failures(ticketRun) === 0,
+    });
+    // Where the share goes: the server's CPU a request, its event loop's thread apart from the others
+    // (the SQLite writer thread, the garbage collector's helpers, libuv's pool). The ratio is the bare
+    // route's event-loop time over the ticket's: the share the event loop alone would allow.
+    rows.push({
+      figure: 'ticket POST, 50 connections: server CPU a request (µs)',
+      database: kind,
+      measured: `${fmt(ticketSpent.main + ticketSpent.others)} (main thread ${fmt(ticketSpent.main)}, others ${fmt(ticketSpent.others)})`,
+      baseline: `${fmt(bareSpent.main + bareSpent.others)} (bare Fastify; main thread ${fmt(bareSpent.main)})`,
+      ratio: pct(bareSpent.main / ticketSpent.main),
+      target: '-',
     });
 
     const offered = await load({
