@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, sqliteDataVersionOf, type Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { readsWhileUnchanged } from '../../src/db/unchanged-reads.js';
-import { systemClock } from '../../src/clock.js';
-import { createSystemService } from '../../src/helpdesk/system-service.js';
-import { systemInput } from '../../src/helpdesk/system-input.js';
-import { hashApiKey } from '../../src/lib/api-key.js';
+import { createProcessDatabase, type ProcessDatabase } from '../support/process-database.js';
 
 // A read of a SQLite file answered again while nothing was committed to the file (src/db/unchanged-reads.ts):
-// never a value from before a commit that came before the call.
+// never a value from before a commit that came before the call. What it means for partner-system keys:
+// test/helpdesk/system-keys-on-file.test.ts.
 
 /** A store whose reads the test ends, and a version number the test moves. */
 function versionedStore() {
@@ -107,19 +102,19 @@ describe('readsWhileUnchanged', () => {
 });
 
 describe('SQLite file: the data version', () => {
-  let folder: string;
+  let database: ProcessDatabase;
   let path: string;
   let db: Db;
 
   beforeEach(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'gateway-unchanged-'));
-    path = join(folder, 'service.sqlite');
-    db = openDatabase({ kind: 'sqlite', path });
+    database = await createProcessDatabase('sqlite');
+    path = database.url.slice('file:'.length);
+    db = database.open();
     await migrateToLatest(db);
   });
   afterEach(async () => {
     await db.destroy();
-    rmSync(folder, { recursive: true, force: true });
+    await database.drop();
   });
 
   it('moves with every commit, of this process or of another connection', async () => {
@@ -158,31 +153,5 @@ describe('SQLite file: the data version', () => {
     const memory = openDatabase({ kind: 'sqlite', path: ':memory:' });
     expect(sqliteDataVersionOf(memory)).toBeUndefined();
     await memory.destroy();
-  });
-
-  it("refuses a system's key at once when another connection stopped it", async () => {
-    const systems = createSystemService({
-      db,
-      clock: systemClock,
-      catalog: { exists: () => Promise.resolve(true) },
-    });
-    const actor = { role: 'operator', channel: 'admin_api', ip: null } as const;
-    await systems.put('acme', systemInput.parse({ name: 'Acme', default_category_id: null }), actor);
-    const rotated = await systems.rotateKey('acme', actor);
-    if (!rotated.ok) throw new Error('rotation refused');
-    const now = Date.now();
-    expect(await systems.verifyKey(rotated.key, now)).toMatchObject({ ok: true, credential: 'current' });
-    expect(await systems.verifyKey(rotated.key, now)).toMatchObject({ ok: true, credential: 'current' });
-
-    // Another process (here a connection of its own) replaces the key: the next call is refused.
-    const other = new SQLite(path);
-    try {
-      other
-        .prepare("update hd_systems set current_key_hash = ? where identifier = 'acme'")
-        .run(hashApiKey('gtes_' + 'x'.repeat(43)));
-    } finally {
-      other.close();
-    }
-    expect(await systems.verifyKey(rotated.key, now)).toEqual({ ok: false, reason: 'unknown_key' });
   });
 });
