@@ -9,14 +9,21 @@ import { createProcessDatabase, type ProcessDatabase } from '../support/process-
 // never a value from before a commit that came before the call. What it means for partner-system keys:
 // test/helpdesk/system-keys-on-file.test.ts.
 
+/** The end of this turn of the event loop, when the version asked for in it is read. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A store whose reads the test ends, and a version number the test moves. */
 function versionedStore() {
   let version = 1;
   let value = 'v1';
   const pending: (() => void)[] = [];
   let reads = 0;
+  let versionReads = 0;
   return {
-    version: () => version,
+    version: () => {
+      versionReads += 1;
+      return version;
+    },
     commit(next: string) {
       version += 1;
       value = next;
@@ -38,7 +45,14 @@ function versionedStore() {
       for (const end of pending.splice(0).reverse()) end();
     },
     reads: () => reads,
+    versionReads: () => versionReads,
   };
+}
+
+/** Ends the reads begun once the version asked for in this turn was read. */
+async function endAfterTurn(store: ReturnType<typeof versionedStore>) {
+  await turn();
+  store.endAll();
 }
 
 describe('readsWhileUnchanged', () => {
@@ -46,16 +60,35 @@ describe('readsWhileUnchanged', () => {
     const store = versionedStore();
     const get = readsWhileUnchanged(store.version, store.read);
     const first = get('k');
-    store.endAll();
+    await endAfterTurn(store);
     expect(await first).toBe('k:v1');
     expect(await get('k')).toBe('k:v1');
     expect(store.reads()).toBe(1);
 
     store.commit('v2');
     const after = get('k');
-    store.endAll();
+    await endAfterTurn(store);
     expect(await after).toBe('k:v2');
     expect(store.reads()).toBe(2);
+  });
+
+  it('reads the version once for the calls of one turn, after they all asked', async () => {
+    const store = versionedStore();
+    const get = readsWhileUnchanged(store.version, store.read);
+    const first = get('k');
+    // A commit after the first call asked but before the turn's end: the version read after it counts
+    // it, for both calls.
+    store.commit('v2');
+    const second = get('k');
+    await endAfterTurn(store);
+    expect([await first, await second]).toEqual(['k:v2', 'k:v2']);
+    expect(store.versionReads()).toBe(1);
+
+    // The next turn reads the version again.
+    const next = get('k');
+    await endAfterTurn(store);
+    expect(await next).toBe('k:v2');
+    expect(store.versionReads()).toBe(2);
   });
 
   it('keeps no value whose read ended after a later version was seen', async () => {
@@ -64,8 +97,10 @@ describe('readsWhileUnchanged', () => {
     // The first read begins at version 1 and reads v1; a commit and a call at version 2 come before it
     // ends, and that call's read ends first.
     const early = get('k');
+    await turn();
     store.commit('v2');
     const late = get('k');
+    await turn();
     store.endLatestFirst();
     expect(await early).toBe('k:v1');
     expect(await late).toBe('k:v2');
@@ -79,7 +114,7 @@ describe('readsWhileUnchanged', () => {
     const get = readsWhileUnchanged(undefined, store.read);
     const noNumber = readsWhileUnchanged(() => undefined, store.read);
     for (const call of [get('k'), get('k'), noNumber('k'), noNumber('k')]) {
-      store.endAll();
+      await endAfterTurn(store);
       await call;
     }
     expect(store.reads()).toBe(4);
@@ -90,12 +125,12 @@ describe('readsWhileUnchanged', () => {
     const get = readsWhileUnchanged(store.version, store.read);
     for (let i = 0; i <= 1024; i++) {
       const call = get(`k${i}`);
-      store.endAll();
+      await endAfterTurn(store);
       await call;
     }
     // The 1,025th value emptied the copies: the first key is read again.
     const again = get('k0');
-    store.endAll();
+    await endAfterTurn(store);
     await again;
     expect(store.reads()).toBe(1026);
   });
