@@ -18,7 +18,8 @@ export interface SqliteWriterThread {
   /**
    * Runs `sql` once per parameter list, all in one transaction; each run's first row, or null. Given
    * `otherwise`, a run that returned no row runs that statement with the parameters of its index, in the
-   * same transaction, and answers its first row.
+   * same transaction, and answers its first row. The lists of one statement have as many parameters
+   * each, and `otherwise` has one for each run.
    */
   run(
     sql: string,
@@ -45,10 +46,24 @@ function workerUrl(): URL {
   return new URL(`./sqlite-writer-worker.${extension}`, import.meta.url);
 }
 
+/**
+ * The parameters of all runs in one list. Built by pushing: `Array.prototype.flat` makes a holey array,
+ * which the structured clone writes element by element with its index (a third more bytes, and slower
+ * both ways).
+ */
+function oneList(runs: readonly (readonly unknown[])[]): unknown[] {
+  const all: unknown[] = [];
+  for (const run of runs) for (const parameter of run) all.push(parameter);
+  return all;
+}
+
 /** A writer thread on the SQLite file at `path`, started on its first batch. */
 export function createSqliteWriterThread(path: string): SqliteWriterThread {
   let worker: Worker | undefined;
   let nextId = 1;
+  // The statements the running thread was sent, by text: each text crosses once, then its number does
+  // (a batch of tickets carried both texts, some 700 bytes, every time).
+  let statementNumbers = new Map<string, number>();
   const waiting = new Map<
     number,
     { resolve: (rows: WriterAnswer & { ok: true }) => void; reject: (error: Error) => void }
@@ -64,6 +79,7 @@ export function createSqliteWriterThread(path: string): SqliteWriterThread {
     if (worker !== undefined) return worker;
     // The thread's own modules are plain ESM; it needs none of the parent's loaders or flags.
     const thread = new Worker(workerUrl(), { workerData: { path }, execArgv: [] });
+    statementNumbers = new Map();
     thread.on('message', (answer: WriterAnswer) => {
       const pending = waiting.get(answer.id);
       if (pending === undefined) return;
@@ -85,17 +101,37 @@ export function createSqliteWriterThread(path: string): SqliteWriterThread {
 
   return {
     run(sql, runs, otherwise) {
+      // Sent as one list a statement, the runs must have as many parameters each to be cut apart again
+      // (and `otherwise` a list for each run).
+      const uneven = (all: readonly (readonly unknown[])[]) =>
+        all.some((run) => run.length !== all[0]?.length);
+      if (
+        uneven(runs) ||
+        (otherwise !== undefined && (uneven(otherwise.runs) || otherwise.runs.length !== runs.length))
+      )
+        return Promise.reject(new Error('the runs of a statement have as many parameters each'));
       const thread = started();
-      const id = nextId++;
-      const copied = (all: readonly (readonly unknown[])[]) => all.map((parameters) => [...parameters]);
+      const define: [number, string][] = [];
+      const numberOf = (text: string) => {
+        let number = statementNumbers.get(text);
+        if (number === undefined) {
+          number = statementNumbers.size + 1;
+          statementNumbers.set(text, number);
+          define.push([number, text]);
+        }
+        return number;
+      };
       const batch: WriterBatch = {
-        id,
-        sql,
-        runs: copied(runs),
+        id: nextId++,
+        statement: numberOf(sql),
+        runs: runs.length,
+        parameters: oneList(runs),
         ...(otherwise === undefined
           ? {}
-          : { otherwise: { sql: otherwise.sql, runs: copied(otherwise.runs) } }),
+          : { otherwise: { statement: numberOf(otherwise.sql), parameters: oneList(otherwise.runs) } }),
       };
+      if (define.length > 0) batch.define = define;
+      const { id } = batch;
       return new Promise<(Record<string, unknown> | null)[]>((resolve, reject) => {
         waiting.set(id, {
           resolve: (answer) => {

@@ -7,16 +7,24 @@ import SQLite from 'better-sqlite3';
 // SQL text is Kysely's, compiled there. This file is loaded as the thread's entry point, so it imports
 // nothing of the service's own modules.
 
-/** One batch: the statement's text and the parameters of each run. */
+/**
+ * One batch: a statement run `runs` times, the parameters of all its runs one after another in one array
+ * (as many a run). A statement is named by a number; its text comes once, in `define`, with the first
+ * batch that uses it, and the thread prepares it then.
+ */
 export interface WriterBatch {
   id: number;
-  sql: string;
-  runs: unknown[][];
+  /** Statements this thread has not seen yet: their numbers and texts. */
+  define?: [number, string][];
+  statement: number;
+  runs: number;
+  parameters: unknown[];
   /**
-   * A statement run, in the same transaction, for each run of `sql` that returned no row, with the
-   * parameters of the same index (an insert that found its key taken, then the look-up of the stored row).
+   * A statement run, in the same transaction, for each run of `statement` that returned no row, with
+   * the parameters of the same index (an insert that found its key taken, then the look-up of the stored
+   * row).
    */
-  otherwise?: { sql: string; runs: unknown[][] };
+  otherwise?: { statement: number; parameters: unknown[] };
 }
 
 /** A batch's answer: each run's first row (or null when it returned none), or why it failed. */
@@ -38,13 +46,17 @@ database.pragma('synchronous = FULL');
 database.pragma('busy_timeout = 60000');
 database.pragma('foreign_keys = ON');
 
-const statements = new Map<string, SQLite.Statement>();
+/** The texts of the statements defined, and those prepared (a text SQLite refuses is never prepared). */
+const texts = new Map<number, string>();
+const statements = new Map<number, SQLite.Statement>();
 
-function statementOf(sql: string): SQLite.Statement {
-  let statement = statements.get(sql);
+function statementOf(id: number): SQLite.Statement {
+  let statement = statements.get(id);
   if (statement === undefined) {
-    statement = database.prepare(sql);
-    statements.set(sql, statement);
+    const text = texts.get(id);
+    if (text === undefined) throw new Error(`statement ${id} was never defined`);
+    statement = database.prepare(text);
+    statements.set(id, statement);
   }
   return statement;
 }
@@ -58,17 +70,29 @@ function firstRow(statement: SQLite.Statement, parameters: unknown[]): Record<st
   return (statement.get(...parameters) as Record<string, unknown> | undefined) ?? null;
 }
 
+/** The parameters of run `i` of `runs`, from all of them one after another. */
+function runParameters(parameters: unknown[], runs: number, i: number): unknown[] {
+  const width = parameters.length / runs;
+  return parameters.slice(i * width, (i + 1) * width);
+}
+
 /** The runs in one transaction, taking the write lock at its start (no upgrade from a read). */
 function runBatch(batch: WriterBatch): (Record<string, unknown> | null)[] {
-  const statement = statementOf(batch.sql);
-  const otherwise = batch.otherwise === undefined ? undefined : statementOf(batch.otherwise.sql);
-  const run = database.transaction(() =>
-    batch.runs.map((parameters, i) => {
-      const row = firstRow(statement, parameters);
-      if (row !== null || otherwise === undefined) return row;
-      return firstRow(otherwise, batch.otherwise?.runs[i] ?? []);
-    }),
-  );
+  for (const [id, sql] of batch.define ?? []) texts.set(id, sql);
+  const statement = statementOf(batch.statement);
+  const { otherwise } = batch;
+  const fallback = otherwise === undefined ? undefined : statementOf(otherwise.statement);
+  const { runs } = batch;
+  const run = database.transaction(() => {
+    const rows: (Record<string, unknown> | null)[] = [];
+    for (let i = 0; i < runs; i++) {
+      let row = firstRow(statement, runParameters(batch.parameters, runs, i));
+      if (row === null && otherwise !== undefined && fallback !== undefined)
+        row = firstRow(fallback, runParameters(otherwise.parameters, runs, i));
+      rows.push(row);
+    }
+    return rows;
+  });
   return run.immediate();
 }
 

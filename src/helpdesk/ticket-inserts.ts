@@ -154,19 +154,19 @@ function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
         chosen.map((query) => query.insert.parameters),
         { sql: findText, runs: chosen.map((query) => query.find.parameters) },
       );
-    const opened = (row: Record<string, unknown> | null | undefined) =>
-      row === null || row === undefined ? undefined : openedTicketOf(row);
+    const opened = (row: Record<string, unknown> | null | undefined, ticket: NewHdTicket) =>
+      row === null || row === undefined ? undefined : openedTicketOf(row, ticket);
     try {
       const rows = await runOf(queries);
       batch.forEach((pending, i) => {
-        pending.resolve(opened(rows[i]));
+        pending.resolve(opened(rows[i], pending.ticket));
       });
     } catch {
       // Nothing of the batch was committed: each ticket is tried again alone, so that only a ticket's
       // own error reaches its caller.
       for (const [i, pending] of batch.entries()) {
         await runOf(queries.slice(i, i + 1)).then(([row]) => {
-          pending.resolve(opened(row));
+          pending.resolve(opened(row, pending.ticket));
         }, pending.reject);
       }
     }

@@ -130,11 +130,12 @@ export async function insertTicketOnce(db: Db, ticket: NewHdTicket): Promise<Tic
   return row === undefined ? undefined : toTicket(row);
 }
 
-/** SQLite's writer thread: the insert of a new ticket, its row marked `created`. */
+/**
+ * SQLite's writer thread: the insert of a new ticket, answering its `seq` marked `created` (the rest of
+ * the row is what was sent, and does not travel back between the threads).
+ */
 const insertTicketCreated = prepareQuery('hd_ticket_insert_created', (db: Db, v: NewTicketValues) =>
-  insertNewTicket(db, v)
-    .returningAll()
-    .returning(sql<number>`1`.as('created')),
+  insertNewTicket(db, v).returning(['seq', sql<number>`1`.as('created')]),
 );
 
 /** SQLite's writer thread: the stored ticket of an `external_id`, its row marked not `created`. */
@@ -162,9 +163,18 @@ export function ticketInsertOrFindQueries(
   };
 }
 
-/** A row of `ticketInsertOrFindQueries`: the new ticket, or the stored one of its `external_id`. */
-export function openedTicketOf(row: Record<string, unknown>): { created: boolean; ticket: Ticket } {
-  return { created: row.created === 1, ticket: toTicket(row as unknown as HdTicketRow) };
+/**
+ * A row of `ticketInsertOrFindQueries` for `ticket`: the new ticket (its values and the `seq` it was
+ * given), or the stored one of its `external_id`.
+ */
+export function openedTicketOf(
+  row: Record<string, unknown>,
+  ticket: NewHdTicket,
+): { created: boolean; ticket: Ticket } {
+  if (row.created === 1) {
+    return { created: true, ticket: toTicket({ ...allColumns(ticket), seq: row.seq as number }) };
+  }
+  return { created: false, ticket: toTicket(row as unknown as HdTicketRow) };
 }
 
 /**

@@ -238,6 +238,35 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
     ]);
   });
 
+  it("a statement's text crosses to the thread once; its number serves the next batches, and a new thread's", async () => {
+    const thread = sqliteWriterThreadOf(db);
+    if (thread === undefined) throw new Error('no writer thread');
+    const put = `insert into settings (key, value, updated_at) values (?, ?, 1)
+      on conflict (key) do update set value = excluded.value returning key, value`;
+    const get = 'select value from settings where key = ?';
+    expect(await thread.run(put, [['a', '1']])).toEqual([{ key: 'a', value: '1' }]);
+    expect(await thread.run(get, [['a'], ['b']])).toEqual([{ value: '1' }, null]);
+    expect(await thread.run(put, [['b', '2']])).toEqual([{ key: 'b', value: '2' }]);
+    // A thread started again knows no statement: the texts cross again.
+    await thread.close();
+    expect(await thread.run(get, [['b']])).toEqual([{ value: '2' }]);
+    expect(await thread.run(put, [['a', '3']])).toEqual([{ key: 'a', value: '3' }]);
+  });
+
+  it('a statement SQLite refuses fails each batch with its own error; runs of uneven length are refused', async () => {
+    const thread = sqliteWriterThreadOf(db);
+    if (thread === undefined) throw new Error('no writer thread');
+    const wrong = 'select value from no_such_table where key = ?';
+    await expect(thread.run(wrong, [['a']])).rejects.toThrow(/no such table/);
+    await expect(thread.run(wrong, [['a']])).rejects.toThrow(/no such table/);
+    const get = 'select value from settings where key = ?';
+    await expect(thread.run(get, [['a'], ['b', 'c']])).rejects.toThrow(/as many parameters/);
+    await expect(thread.run(get, [['a']], { sql: get, runs: [['a'], ['b']] })).rejects.toThrow(
+      /as many parameters/,
+    );
+    expect(await thread.run(get, [['a']])).toEqual([null]);
+  });
+
   it('a resubmission is answered by the thread with the stored ticket, unchanged, beside new tickets', async () => {
     const open = createTicketInserts(db);
     const first = await open(ticket(5));
