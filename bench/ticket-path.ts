@@ -18,7 +18,8 @@ import { adminCall, freePort, startServer, type ServerProcess } from '../test/su
 // `node dist/server.js` with NODE_ENV=production, on 127.0.0.1, loaded with autocannon from this process), each figure against a baseline measured in the
 // same run (issue 10, "Fast where it counts"):
 // - ticket POST with 50 connections, requests per second, against a bare Fastify route (its own process)
-//   parsing the same body;
+//   parsing the same body; beside it, the server's CPU a request and how long its threads and the load
+//   generator waited for a core (the 2-core machine's limit, with the bare route's as a baseline);
 // - ticket POST at 1,000 requests per second offered: p99 latency, beside the bare route's under the
 //   same offered load, twice: with autocannon (whose rate comes as a burst at each second's start) and
 //   with an evenly paced open loop (bench/open-loop.ts), the reading of "offered" that the target means;
@@ -128,6 +129,60 @@ function cpuPerRequest(pid: number | undefined, before: Map<string, number>, req
   return { main: (main * 1000) / requests, others: (others * 1000) / requests };
 }
 
+/** Time (ms) each thread of a process ran, and waited runnable for a core, so far (Linux schedstat). */
+function threadSchedMs(pid: number | undefined): Map<string, { ran: number; waited: number }> {
+  const ms = new Map<string, { ran: number; waited: number }>();
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    const [ran, waited] = readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8')
+      .split(' ')
+      .map(Number);
+    ms.set(thread, { ran: (ran ?? 0) / 1e6, waited: (waited ?? 0) / 1e6 });
+  }
+  return ms;
+}
+
+/** The machine's CPU times so far, from the first line of /proc/stat (clock ticks): idle, and all. */
+function machineTicks(): { idle: number; all: number } {
+  const fields =
+    readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+  return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), all: fields.reduce((sum, n) => sum + n, 0) };
+}
+
+/**
+ * How long threads waited for a core between two readings, for each ms they ran: a process's main thread
+ * and its other threads, and this process (the load generator). Two cores shared by the event loop, the
+ * SQLite writer thread, the collector's helpers and the client queue for each other even when the machine
+ * is not busy all the time: `machineIdle` says how much of both cores went unused meanwhile.
+ */
+function coreWaits(pid: number | undefined) {
+  type Sched = Map<string, { ran: number; waited: number }>;
+  const server = threadSchedMs(pid);
+  const client = threadSchedMs(process.pid);
+  const machine = machineTicks();
+  /** Waited for each ms run by the threads of `after` that `keep` names, since `before`. */
+  const waitedPerRun = (before: Sched, after: Sched, keep: (thread: string) => boolean) => {
+    let ran = 0;
+    let waited = 0;
+    for (const [thread, now] of after) {
+      if (!keep(thread)) continue;
+      const then = before.get(thread) ?? { ran: 0, waited: 0 };
+      ran += now.ran - then.ran;
+      waited += now.waited - then.waited;
+    }
+    return ran === 0 ? 0 : waited / ran;
+  };
+  return () => {
+    const serverAfter = threadSchedMs(pid);
+    const machineAfter = machineTicks();
+    return {
+      main: waitedPerRun(server, serverAfter, (thread) => thread === String(pid)),
+      others: waitedPerRun(server, serverAfter, (thread) => thread !== String(pid)),
+      client: waitedPerRun(client, threadSchedMs(process.pid), () => true),
+      machineIdle: (machineAfter.idle - machine.idle) / Math.max(1, machineAfter.all - machine.all),
+    };
+  };
+}
+
 /** Peak resident memory of a process (Linux VmHWM), in MB. */
 function peakRssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -183,9 +238,12 @@ async function ticketPath(
     await load({ ...ticketLoad, port: bare.port, connections: 10, seconds: 1 });
 
     const bareCpu = threadCpuMs(bare.pid);
+    const bareWaits = coreWaits(bare.pid);
     const bareRun = await load({ ...ticketLoad, port: bare.port, connections: 50, seconds: options.seconds });
     const bareSpent = cpuPerRequest(bare.pid, bareCpu, bareRun.requests.total);
+    const bareWaited = bareWaits();
     const serverCpu = threadCpuMs(server.child.pid);
+    const ticketWaits = coreWaits(server.child.pid);
     const ticketRun = await load({
       ...ticketLoad,
       port: server.port,
@@ -193,6 +251,7 @@ async function ticketPath(
       seconds: options.seconds,
     });
     const ticketSpent = cpuPerRequest(server.child.pid, serverCpu, ticketRun.requests.total);
+    const ticketWaited = ticketWaits();
     const ratio = ticketRun.requests.average / bareRun.requests.average;
     rows.push({
       figure: 'ticket POST, 50 connections (req/s)',
@@ -212,6 +271,18 @@ async function ticketPath(
       measured: `${fmt(ticketSpent.main + ticketSpent.others)} (main thread ${fmt(ticketSpent.main)}, others ${fmt(ticketSpent.others)})`,
       baseline: `${fmt(bareSpent.main + bareSpent.others)} (bare Fastify; main thread ${fmt(bareSpent.main)})`,
       ratio: pct(bareSpent.main / ticketSpent.main),
+      target: '-',
+    });
+    // And what holds the rest: the threads queue for the two cores (Linux schedstat), each answer waking
+    // another thread, while part of the machine goes unused.
+    const waits = (w: typeof ticketWaited) =>
+      `main thread ${pct(w.main)}, others ${pct(w.others)}, load generator ${pct(w.client)}; cores idle ${pct(w.machineIdle)}`;
+    rows.push({
+      figure: 'ticket POST, 50 connections: time waiting for a core, share of time run',
+      database: kind,
+      measured: waits(ticketWaited),
+      baseline: `bare Fastify: ${waits(bareWaited)}`,
+      ratio: '-',
       target: '-',
     });
 
