@@ -109,7 +109,11 @@ export function createSqliteWriterThread(path: string): SqliteWriterThread {
         uneven(runs) ||
         (otherwise !== undefined && (uneven(otherwise.runs) || otherwise.runs.length !== runs.length))
       )
-        return Promise.reject(new Error('the runs of a statement have as many parameters each'));
+        return Promise.reject(
+          new Error(
+            'every run of a statement needs as many parameters as the first, and `otherwise` a list a run',
+          ),
+        );
       const thread = started();
       const define: [number, string][] = [];
       const numberOf = (text: string) => {
