@@ -14,6 +14,7 @@ import { connectRedisRateLimitStore } from '../src/rate-limit/redis-store.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import { createServices, type Services } from '../src/services.js';
 import { holdToDocuments } from './openapi-conformance.js';
+import { createProcessDatabase } from './support/process-database.js';
 
 // The harness of the HTTP suites: a fresh app per test on every dialect, a manual clock, and helpers
 // that talk to the admin API the way the operator would.
@@ -75,6 +76,26 @@ const sqlite: Dialect = {
     const db = openDatabase({ kind: 'sqlite', path: ':memory:' });
     await migrateToLatest(db);
     return { db, drop: () => db.destroy() };
+  },
+};
+
+/**
+ * SQLite on a file, as the service runs by default: ticket inserts go through the writer thread and key
+ * look-ups through the file's data version (src/db/sqlite-writer-thread.ts, src/db/unchanged-reads.ts),
+ * neither of which `:memory:` has.
+ */
+export const sqliteFile: Dialect = {
+  name: 'sqlite',
+  openStore: memoryStore,
+  async open() {
+    const file = await createProcessDatabase('sqlite');
+    const db = file.open();
+    await migrateToLatest(db);
+    const drop = async () => {
+      await db.destroy();
+      await file.drop();
+    };
+    return { db, drop };
   },
 };
 
@@ -151,6 +172,13 @@ function describeOn(dialect: Dialect, name: string, body: (dialect: Dialect) => 
 /** Declares a suite once per dialect. */
 export function describeEachDialect(name: string, body: (dialect: Dialect) => void): void {
   for (const dialect of dialects) describeOn(dialect, name, body);
+}
+
+/** Declares a suite on a SQLite file, for the paths `:memory:` does not take (see `sqliteFile`). */
+export function describeOnSqliteFile(name: string, body: (dialect: Dialect) => void): void {
+  describe(`${name} [sqlite file]`, () => {
+    body(sqliteFile);
+  });
 }
 
 /** Declares a suite about PostgreSQL itself (its faults, say). */

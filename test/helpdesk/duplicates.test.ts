@@ -1,6 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
+import {
+  describeEachDialect,
+  describeOnSqliteFile,
+  useTestApp,
+  type Dialect,
+  type TestApp,
+} from '../helper.js';
 import { CATALOG, json, postTicket, seedHelpdesk, ticket, webhookUrl } from './fixtures.js';
 
 // The external_id registry (docs/ticket-api.md, "POST help-desk-ticket" 200, "Ticket response";
@@ -19,7 +25,7 @@ function expectStatus(response: LightMyRequestResponse, status: number): Record<
   return json(response);
 }
 
-describeEachDialect('ticket API, duplicates', (dialect) => {
+function duplicates(dialect: Dialect): void {
   const t = useTestApp(dialect);
 
   it('resubmission: 201 then 200 with duplicate true, the same id and ticket number (POST ticket 200)', async () => {
@@ -376,4 +382,9 @@ describeEachDialect('ticket API, duplicates', (dialect) => {
     expect(response.statusCode).toBe(422);
     expect(json(response).code).toBe('invalid_nature');
   });
-});
+}
+
+describeEachDialect('ticket API, duplicates', duplicates);
+// A SQLite file opens tickets on its writer thread, which answers a new ticket with its number only and
+// a resubmission with the stored row: both must answer as above.
+describeOnSqliteFile('ticket API, duplicates', duplicates);
