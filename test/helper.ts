@@ -84,7 +84,7 @@ const sqlite: Dialect = {
  * look-ups through the file's data version (src/db/sqlite-writer-thread.ts, src/db/unchanged-reads.ts),
  * neither of which `:memory:` has.
  */
-export const sqliteFile: Dialect = {
+const sqliteFile: Dialect = {
   name: 'sqlite',
   openStore: memoryStore,
   async open() {
