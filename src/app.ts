@@ -109,9 +109,14 @@ export function buildApp(config: Config, deps: AppDeps): App {
     },
   });
   publicApp.removeAllContentTypeParsers();
-  publicApp.addContentTypeParser('*', (_request, _payload, done) => {
+  const handOver = (_request: unknown, _payload: unknown, done: (error: null) => void) => {
     done(null);
-  });
+  };
+  // Every type is handed over alike. JSON, the APIs' own type, is named as well: Fastify remembers the
+  // parser it found for a named type, while the catch-all is looked up again, its header parsed anew,
+  // on every request.
+  publicApp.addContentTypeParser('application/json', handOver);
+  publicApp.addContentTypeParser('*', handOver);
 
   const ticketApi = createTicketApiHandler(services);
 
