@@ -64,16 +64,16 @@ export interface RequestFacts {
   credential?: string;
 }
 
-const facts = new WeakMap<FastifyRequest, RequestFacts>();
+/**
+ * Where a request keeps its facts: a property of its own, so that they end with it. (A WeakMap keyed by
+ * the request cost a look-up at every note and work for the garbage collector at every request.)
+ */
+const FACTS = Symbol('request facts');
 
 /** The facts noted on a request so far (an empty record when none). */
 export function factsOf(request: FastifyRequest): RequestFacts {
-  let known = facts.get(request);
-  if (known === undefined) {
-    known = {};
-    facts.set(request, known);
-  }
-  return known;
+  const holder = request as FastifyRequest & { [FACTS]?: RequestFacts };
+  return (holder[FACTS] ??= {});
 }
 
 /** Notes what a gate or route learned of a request. */
