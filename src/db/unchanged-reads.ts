@@ -17,14 +17,15 @@
 /** Reads the reader connection's `data_version`; undefined when it cannot be read (then every call reads). */
 export type DataVersion = () => number | undefined;
 
-/** The most values kept for one version: ids that exist nowhere cannot make the copies grow without end. */
+/** The most reads kept for one version: ids that exist nowhere cannot make the copies grow without end. */
 const MAX_VALUES = 1024;
 
 /**
- * `read`, answered from the value read at the same data version when there is one. A value is kept only
- * when its read began at the version it is kept for: a commit between the version's read and the value's
- * read makes the value newer than its version, so a later call sees a later version and reads again;
- * never the other way round.
+ * `read`, answered from the read begun at the same data version when there is one, ended or still under
+ * way. A read is kept only for the version read before it began: a commit between the two makes the value
+ * newer than its version, so a later call sees a later version and reads again; never the other way round.
+ * A call that joins a read begun before it arrived gets every commit made before it arrived all the same:
+ * its version, read after it arrived, is the one read before that read began, so no commit came between.
  */
 export function readsWhileUnchanged<K, V>(
   dataVersion: DataVersion | undefined,
@@ -34,7 +35,7 @@ export function readsWhileUnchanged<K, V>(
   if (dataVersion === undefined) return read;
   const versionNow = readAfterThisTurn(dataVersion);
   let keptAt: number | undefined;
-  const kept = new Map<K, V>();
+  const kept = new Map<K, Promise<V>>();
   return async (key) => {
     const version = await versionNow();
     if (version === undefined) return read(key);
@@ -42,12 +43,18 @@ export function readsWhileUnchanged<K, V>(
       kept.clear();
       keptAt = version;
     }
-    if (kept.has(key)) return kept.get(key) as V;
-    const value = await read(key);
-    // Another call may have seen a later version meanwhile: this value then belongs to no copy.
-    if (keptAt === version) {
+    let value = kept.get(key);
+    if (value === undefined) {
+      // The calls that ask for a key while its first read at this version is under way share it (after a
+      // commit under load, every call of the key in flight would read it again).
+      const reading = read(key);
       if (kept.size >= MAX_VALUES) kept.clear();
-      kept.set(key, value);
+      kept.set(key, reading);
+      // A failed read answers its callers only: the next call reads again.
+      reading.catch(() => {
+        if (kept.get(key) === reading) kept.delete(key);
+      });
+      value = reading;
     }
     return value;
   };

@@ -109,6 +109,43 @@ describe('readsWhileUnchanged', () => {
     expect(store.reads()).toBe(2);
   });
 
+  it('shares a read under way with the calls of its version, in later turns too', async () => {
+    const store = versionedStore();
+    const get = readsWhileUnchanged(store.version, store.read);
+    const first = get('k');
+    await turn();
+    // The first read is under way; a call in a later turn, at the same version, joins it.
+    const second = get('k');
+    await turn();
+    expect(store.reads()).toBe(1);
+    store.endAll();
+    expect([await first, await second]).toEqual(['k:v1', 'k:v1']);
+
+    // After a commit, a call does not join a read begun before it: it reads the new state.
+    const before = get('k');
+    await turn();
+    store.commit('v2');
+    const after = get('k');
+    await endAfterTurn(store);
+    expect([await before, await after]).toEqual(['k:v1', 'k:v2']);
+    expect(store.reads()).toBe(2);
+  });
+
+  it('keeps no failed read: its callers get the error, the next call reads again', async () => {
+    const store = versionedStore();
+    let failing = true;
+    const get = readsWhileUnchanged(store.version, (key: string) =>
+      failing ? Promise.reject(new Error('database is busy')) : store.read(key),
+    );
+    const failed = [get('k'), get('k')].map((call) => expect(call).rejects.toThrow('database is busy'));
+    await turn();
+    await Promise.all(failed);
+    failing = false;
+    const next = get('k');
+    await endAfterTurn(store);
+    expect(await next).toBe('k:v1');
+  });
+
   it('reads every time without a version number (PostgreSQL, a busy connection)', async () => {
     const store = versionedStore();
     const get = readsWhileUnchanged(undefined, store.read);
