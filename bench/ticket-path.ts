@@ -41,10 +41,10 @@ export interface BenchRow {
   met?: boolean;
 }
 
-const TICKET_URL = '/v1/api-external-system/help-desk-ticket';
+export const TICKET_URL = '/v1/api-external-system/help-desk-ticket';
 const PING_URL = '/v1/api-public/ping';
 /** `[<id>]` is replaced by autocannon with a fresh id per request: every POST opens a new ticket. */
-const TICKET_BODY = JSON.stringify({
+export const TICKET_BODY = JSON.stringify({
   external_id: 'bench-[<id>]',
   company: 'acme',
   description: 'Printer jams on receipt 3.',
@@ -63,7 +63,7 @@ interface Load {
   rate?: number;
 }
 
-async function load(options: Load): Promise<autocannon.Result> {
+export async function load(options: Load): Promise<autocannon.Result> {
   return autocannon({
     url: `http://127.0.0.1:${options.port}${options.url}`,
     method: options.method ?? 'GET',
@@ -76,7 +76,7 @@ async function load(options: Load): Promise<autocannon.Result> {
 }
 
 /** Answers that are not the route's success: errors, timeouts, non-2xx. */
-const failures = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
+export const failures = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
 
 /** The bare baseline: Fastify with one POST route that parses the JSON body, in a process of its own. */
 async function startBareServer(): Promise<{ port: number; pid: number | undefined; stop: () => void }> {
@@ -106,7 +106,7 @@ async function serveBare(): Promise<void> {
 }
 
 /** CPU time (ms) each thread of a process spent so far, by thread id (Linux `/proc/<pid>/task`). */
-function threadCpuMs(pid: number | undefined): Map<string, number> {
+export function threadCpuMs(pid: number | undefined): Map<string, number> {
   const ms = new Map<string, number>();
   for (const thread of readdirSync(`/proc/${pid}/task`)) {
     // utime and stime, in clock ticks (100 a second), after the command's closing parenthesis.
@@ -117,7 +117,7 @@ function threadCpuMs(pid: number | undefined): Map<string, number> {
 }
 
 /** CPU time (µs a request) of a process between two readings: its main thread, and its other threads. */
-function cpuPerRequest(pid: number | undefined, before: Map<string, number>, requests: number) {
+export function cpuPerRequest(pid: number | undefined, before: Map<string, number>, requests: number) {
   const after = threadCpuMs(pid);
   let main = 0;
   let others = 0;

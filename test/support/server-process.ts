@@ -85,6 +85,8 @@ export async function startServer(
   options: {
     /** Run the built service, `node dist/server.js`, as production does (docs/operations.md, Running a fleet). */
     built?: boolean;
+    /** The checkout to run the service of: this one unless given (bench/ticket-ab.ts runs another version's). */
+    root?: string;
   } = {},
 ): Promise<ServerProcess> {
   const fullEnv: Record<string, string> = {
@@ -106,7 +108,7 @@ export async function startServer(
 
   const entry = options.built === true ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
   const child = spawn(process.execPath, entry, {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
