@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { prepareQuery } from '../db/prepared-query.js';
+import { nameStatementText, prepareQuery } from '../db/prepared-query.js';
 import type { HdTicketRow, NewHdTicket } from '../db/schema.js';
 
 /** A stored ticket. */
@@ -259,6 +259,8 @@ export async function insertOrFindTicketsPostgres(
   db: Db,
   tickets: readonly NewHdTicket[],
 ): Promise<Map<string, { created: boolean; ticket: Ticket }>> {
+  // A named statement: each pooled connection parses and plans its text once, not for every batch.
+  nameStatementText('hd_tickets_insert_or_find_many', INSERT_OR_FIND_TICKETS);
   const rows = tickets.map(allColumns);
   const parameters = NEW_TICKET_COLUMNS.map((column) => rows.map((row) => row[column]));
   const { rows: found } = await db.executeQuery<HdTicketRow & { created: boolean }>(
