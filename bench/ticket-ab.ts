@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,8 @@ import { startServer, type ServerProcess } from '../test/support/server-process.
 // loaded in turns of a few seconds (A B, B A, A B…), so that a machine whose speed drifts within minutes
 // weighs on both alike. A change of a few percent is lost in the scatter of two runs taken minutes apart
 // (`npm run bench` on a shared 2-core machine: the bare route alone moved 1.5x within the hour); turns
-// side by side show it. Prints the requests a second and the CPU a ticket of each, and their ratios.
+// side by side show it. Prints the requests a second and the CPU a ticket of each (and, on PostgreSQL
+// running on this machine, the database's), and their ratios.
 //
 //   npm run bench:ab -- 84f10dd                      SQLite file, 16 turns of 2 s each way
 //   npm run bench:ab -- 84f10dd --database postgres  PostgreSQL (TEST_DATABASE_URL)
@@ -68,6 +69,26 @@ function checkout(rev: string): { root: string; commit: string; remove: () => vo
   return { root, commit, remove };
 }
 
+/**
+ * CPU time (ms) of this machine's PostgreSQL processes so far (0 when it runs elsewhere): both sides share
+ * the server, and only the side under load in a turn keeps it busy.
+ */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]?.split(' ') ?? [];
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks * 10;
+}
+
 interface Side {
   name: string;
   server: ServerProcess;
@@ -76,7 +97,7 @@ interface Side {
   requests: number[];
   answered: number;
   failed: number;
-  cpu: { main: number; others: number };
+  cpu: { main: number; others: number; database: number };
 }
 
 async function serve(name: string, root: string | undefined): Promise<Side> {
@@ -89,13 +110,23 @@ async function serve(name: string, root: string | undefined): Promise<Side> {
   const server = await startServer(env, { built: true, ...(root === undefined ? {} : { root }) });
   await server.waitUntilListening();
   const key = await setUpTicketSystem(server, { rateLimitPerMinute: 1_000_000 });
-  return { name, server, database, key, requests: [], answered: 0, failed: 0, cpu: { main: 0, others: 0 } };
+  return {
+    name,
+    server,
+    database,
+    key,
+    requests: [],
+    answered: 0,
+    failed: 0,
+    cpu: { main: 0, others: 0, database: 0 },
+  };
 }
 
 /** One turn of load on a side: its requests a second, and its CPU added up by the ticket. */
 async function turn(side: Side, turnSeconds: number): Promise<number> {
   const pid = side.server.child.pid;
   const before = threadCpuMs(pid);
+  const databaseBefore = kind === 'postgres' ? postgresCpuMs() : 0;
   const result = await load({
     url: TICKET_URL,
     method: 'POST',
@@ -108,6 +139,7 @@ async function turn(side: Side, turnSeconds: number): Promise<number> {
   const spent = cpuPerRequest(pid, before, result.requests.total);
   side.cpu.main += spent.main * result.requests.total;
   side.cpu.others += spent.others * result.requests.total;
+  if (kind === 'postgres') side.cpu.database += (postgresCpuMs() - databaseBefore) * 1000;
   side.answered += result.requests.total;
   side.failed += failures(result);
   return result.requests.average;
@@ -129,7 +161,7 @@ try {
   // Warm-up, not counted: the JIT, the statement caches, the pool.
   for (const side of sides) {
     await turn(side, 2);
-    Object.assign(side, { answered: 0, failed: 0, cpu: { main: 0, others: 0 } });
+    Object.assign(side, { answered: 0, failed: 0, cpu: { main: 0, others: 0, database: 0 } });
   }
   const ratios: number[] = [];
   for (let i = 0; i < turns; i += 1) {
@@ -141,7 +173,7 @@ try {
     after.requests.push(a);
     ratios.push(a / b);
   }
-  const perTicket = (side: Side, part: 'main' | 'others') => side.cpu[part] / side.answered;
+  const perTicket = (side: Side, part: 'main' | 'others' | 'database') => side.cpu[part] / side.answered;
   const rows = [
     [
       'requests a second, mean of the turns',
@@ -162,6 +194,16 @@ try {
       fmt(perTicket(after, 'others'), 1),
       (perTicket(after, 'others') / perTicket(before, 'others')).toFixed(3),
     ],
+    ...(kind === 'postgres' && perTicket(before, 'database') > 0
+      ? [
+          [
+            "PostgreSQL's CPU a ticket, its processes on this machine (µs)",
+            fmt(perTicket(before, 'database'), 1),
+            fmt(perTicket(after, 'database'), 1),
+            (perTicket(after, 'database') / perTicket(before, 'database')).toFixed(3),
+          ],
+        ]
+      : []),
     ['answers that were not 201', fmt(before.failed), fmt(after.failed), '-'],
   ];
   const header = [
