@@ -232,6 +232,11 @@ const NEW_TICKET_ARRAY_TYPES: Record<(typeof NEW_TICKET_COLUMNS)[number], string
  * different): each inserted in the order given, or, its `external_id` taken, the stored ticket found.
  * As `insertOrFindTicket`, a ticket committed by a concurrent statement after this one's snapshot is in
  * neither part: no row comes back for it.
+ *
+ * A new ticket comes back as its `seq` alone (the rest is what was sent), a stored one as its row in one
+ * JSON text (`stored`): four columns a row instead of the table's fifteen. `pg` builds each row's object
+ * from all its columns, and reading the batch's twenty full rows took about as much of the event loop as
+ * the statement's own sending.
  */
 const INSERT_OR_FIND_TICKETS = (() => {
   const columns = NEW_TICKET_COLUMNS.join(', ');
@@ -239,13 +244,21 @@ const INSERT_OR_FIND_TICKETS = (() => {
   return (
     `with input as (select * from unnest(${arrays.join(', ')}) with ordinality as i(${columns}, ord)), ` +
     `inserted as (insert into hd_tickets (${columns}) select ${columns} from input order by ord ` +
-    'on conflict (system_id, external_id) do nothing returning *) ' +
-    'select inserted.*, true as created from inserted union all ' +
-    'select t.*, false as created from input i join hd_tickets t ' +
+    'on conflict (system_id, external_id) do nothing returning seq, system_id, external_id) ' +
+    'select system_id, external_id, seq, null::text as stored from inserted union all ' +
+    'select i.system_id, i.external_id, null::int8, row_to_json(t)::text from input i join hd_tickets t ' +
     'on t.system_id = i.system_id and t.external_id = i.external_id ' +
     'where not exists (select 1 from inserted x where x.system_id = i.system_id and x.external_id = i.external_id)'
   );
 })();
+
+/** A row of `INSERT_OR_FIND_TICKETS`: a new ticket's `seq`, or the stored ticket's row as JSON. */
+interface InsertedOrStored {
+  system_id: string;
+  external_id: string;
+  seq: number | null;
+  stored: string | null;
+}
 
 /** Where a ticket's row is among the rows of a batch: its system and `external_id`. */
 export const externalKeyOf = (systemId: string, externalId: string) => `${systemId}\u0000${externalId}`;
@@ -263,15 +276,21 @@ export async function insertOrFindTicketsPostgres(
   nameStatementText('hd_tickets_insert_or_find_many', INSERT_OR_FIND_TICKETS);
   const rows = tickets.map(allColumns);
   const parameters = NEW_TICKET_COLUMNS.map((column) => rows.map((row) => row[column]));
-  const { rows: found } = await db.executeQuery<HdTicketRow & { created: boolean }>(
+  const { rows: found } = await db.executeQuery<InsertedOrStored>(
     CompiledQuery.raw(INSERT_OR_FIND_TICKETS, parameters),
   );
-  return new Map(
-    found.map((row) => [
-      externalKeyOf(row.system_id, row.external_id),
-      { created: row.created, ticket: toTicket(row) },
-    ]),
-  );
+  const sent = new Map(rows.map((row) => [externalKeyOf(row.system_id, row.external_id), row]));
+  const opened = new Map<string, { created: boolean; ticket: Ticket }>();
+  for (const row of found) {
+    const key = externalKeyOf(row.system_id, row.external_id);
+    const values = sent.get(key);
+    if (row.stored !== null) {
+      opened.set(key, { created: false, ticket: toTicket(JSON.parse(row.stored) as HdTicketRow) });
+    } else if (values !== undefined && row.seq !== null) {
+      opened.set(key, { created: true, ticket: toTicket({ ...values, seq: row.seq }) });
+    }
+  }
+  return opened;
 }
 
 /** Filters and page position of the back office's ticket listing. */
