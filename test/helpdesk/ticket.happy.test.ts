@@ -1,6 +1,16 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp } from '../helper.js';
-import { CATALOG, getOptions, json, postTicket, seedHelpdesk, ticket, webhookUrl } from './fixtures.js';
+import { publicRequest } from '../request.js';
+import {
+  CATALOG,
+  getOptions,
+  json,
+  postTicket,
+  seedHelpdesk,
+  ticket,
+  TICKET_URL,
+  webhookUrl,
+} from './fixtures.js';
 
 describeEachDialect('ticket API, happy paths', (dialect) => {
   const t = useTestApp(dialect);
@@ -33,6 +43,35 @@ describeEachDialect('ticket API, happy paths', (dialect) => {
     expect(again.statusCode).toBe(200);
     expect(json(again).id).toBe(json(first).id);
     expect(json(again).duplicate).toBe(true);
+  });
+
+  it('POST ticket: the lowercase JSON type is judged on every call, the same header sent again included (415 unsupported_media_type)', async () => {
+    // The listener remembers which body parser a Content-Type header got; each call's type is still
+    // judged by the API: Application/JSON is refused the second time too, a charset accepted again.
+    const keys = await seedHelpdesk(t);
+    const sent: [string, number][] = [
+      ['application/json', 201],
+      ['Application/JSON', 415],
+      ['Application/JSON', 415],
+      ['application/json; charset=utf-8', 201],
+      ['application/json; charset=utf-8', 201],
+      ['text/plain', 415],
+      ['text/plain', 415],
+      ['application/json', 201],
+    ];
+    const answered: [string, number][] = [];
+    for (const [i, [type]] of sent.entries()) {
+      const response = await publicRequest(t, {
+        method: 'POST',
+        url: TICKET_URL,
+        key: keys.alpha,
+        type,
+        payload: JSON.stringify(ticket({ external_id: `type-${i}` })),
+      });
+      answered.push([type, response.statusCode]);
+      if (response.statusCode === 415) expect(json(response).code).toBe('unsupported_media_type');
+    }
+    expect(answered).toEqual(sent);
   });
 
   it('options: 200 with the system view of the catalog', async () => {
