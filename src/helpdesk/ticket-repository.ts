@@ -251,6 +251,9 @@ const INSERT_OR_FIND_TICKETS = (() => {
   );
 })();
 
+// A named statement: each pooled PostgreSQL connection parses and plans its text once, not every batch.
+nameStatementText('hd_tickets_insert_or_find_many', INSERT_OR_FIND_TICKETS);
+
 /** A row of `INSERT_OR_FIND_TICKETS`: a new ticket's `seq`, or the stored ticket's row as JSON. */
 interface InsertedOrStored {
   system_id: string;
@@ -271,8 +274,6 @@ export async function insertOrFindTicketsPostgres(
   db: Db,
   tickets: readonly NewHdTicket[],
 ): Promise<Map<string, { created: boolean; ticket: Ticket }>> {
-  // A named statement: each pooled connection parses and plans its text once, not for every batch.
-  nameStatementText('hd_tickets_insert_or_find_many', INSERT_OR_FIND_TICKETS);
   const rows = tickets.map(allColumns);
   const parameters = NEW_TICKET_COLUMNS.map((column) => rows.map((row) => row[column]));
   const { rows: found } = await db.executeQuery<InsertedOrStored>(
