@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildService } from './build-service.js';
-import { cpuPerRequest, failures, load, threadCpuMs, TICKET_BODY, TICKET_URL } from './ticket-path.js';
+import {
+  cpuPerRequest,
+  failures,
+  load,
+  statCpuMs,
+  threadCpuMs,
+  TICKET_BODY,
+  TICKET_URL,
+} from './ticket-path.js';
 import { fleetEnv, setUpTicketSystem } from '../test/fleet/fleet-fixtures.js';
 import { createProcessDatabase, type ProcessDatabase } from '../test/support/process-database.js';
 import { startServer, type ServerProcess } from '../test/support/server-process.js';
@@ -74,19 +82,17 @@ function checkout(rev: string): { root: string; commit: string; remove: () => vo
  * the server, and only the side under load in a turn keeps it busy.
  */
 function postgresCpuMs(): number {
-  let ticks = 0;
+  let ms = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1]?.split(' ') ?? [];
-      ticks += Number(fields[11]) + Number(fields[12]);
+      if (stat.includes('(postgres)')) ms += statCpuMs(stat);
     } catch {
       // The process ended meanwhile.
     }
   }
-  return ticks * 10;
+  return ms;
 }
 
 interface Side {

@@ -105,13 +105,18 @@ async function serveBare(): Promise<void> {
   process.stdout.write('listening\n');
 }
 
+/** CPU time (ms) in a Linux `stat` line of /proc: utime and stime, in clock ticks (100 a second). */
+export function statCpuMs(stat: string): number {
+  // The fields after the command's closing parenthesis (the command may hold spaces).
+  const fields = stat.split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** CPU time (ms) each thread of a process spent so far, by thread id (Linux `/proc/<pid>/task`). */
 export function threadCpuMs(pid: number | undefined): Map<string, number> {
   const ms = new Map<string, number>();
   for (const thread of readdirSync(`/proc/${pid}/task`)) {
-    // utime and stime, in clock ticks (100 a second), after the command's closing parenthesis.
-    const fields = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    ms.set(thread, (Number(fields[11]) + Number(fields[12])) * 10);
+    ms.set(thread, statCpuMs(readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8')));
   }
   return ms;
 }
