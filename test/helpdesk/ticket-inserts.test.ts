@@ -8,7 +8,7 @@ import { openDatabase, sqliteWriterThreadOf, type Db } from '../../src/db/databa
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database, NewHdTicket } from '../../src/db/schema.js';
 import { withStatementCache } from '../../src/db/statement-cache.js';
-import { createTicketInserts } from '../../src/helpdesk/ticket-inserts.js';
+import { batchesInFlight, createTicketInserts, type Pending } from '../../src/helpdesk/ticket-inserts.js';
 import { describeEachDialect, useDialectDb, type Dialect } from '../helper.js';
 
 // Group commit on SQLite (src/helpdesk/ticket-inserts.ts): tickets that arrive together share one
@@ -68,6 +68,111 @@ async function expectRefusedTicketFailsAlone(db: Db, n: number): Promise<void> {
   const rows = await db.selectFrom('hd_tickets').select('external_id').orderBy('seq').execute();
   expect(rows.map((r) => r.external_id)).toEqual([`ext-${n}`, `ext-${n + 1}`, `ext-${n + 3}`]);
 }
+
+/** A batch handed to `run`, answered when the test says so. */
+interface HeldBatch {
+  externalIds: string[];
+  pendings: readonly Pending<string>[];
+  finish: () => void;
+  fail: (error: Error) => void;
+}
+
+/** `batchesInFlight` over a `run` that holds each batch until the test finishes or fails it. */
+function heldBatches(inFlight: number) {
+  const batches: HeldBatch[] = [];
+  let running = 0;
+  let mostRunning = 0;
+  const open = batchesInFlight<string>(
+    (batch) =>
+      new Promise<void>((resolve, reject) => {
+        running += 1;
+        mostRunning = Math.max(mostRunning, running);
+        const ended = () => {
+          running -= 1;
+        };
+        batches.push({
+          externalIds: batch.map((pending) => pending.ticket.external_id),
+          pendings: batch,
+          finish: () => {
+            for (const pending of batch) pending.resolve(`stored ${pending.ticket.external_id}`);
+            ended();
+            resolve();
+          },
+          fail: (error) => {
+            ended();
+            reject(error);
+          },
+        });
+      }),
+    inFlight,
+  );
+  return { open, batches, mostRunning: () => mostRunning };
+}
+
+/** Lets the promise callbacks queued so far run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('ticket inserts: batches in flight', () => {
+  it('one in flight: the first ticket goes at once, those that arrive meanwhile go together after it', async () => {
+    const { open, batches, mostRunning } = heldBatches(1);
+    const answers = [1, 2, 3, 4].map((n) => open(ticket(n)));
+    await settle();
+    expect(batches.map((b) => b.externalIds)).toEqual([['ext-1']]);
+    batches[0]?.finish();
+    await settle();
+    expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2', 'ext-3', 'ext-4']]);
+    batches[1]?.finish();
+    expect(await Promise.all(answers)).toEqual([
+      'stored ext-1',
+      'stored ext-2',
+      'stored ext-3',
+      'stored ext-4',
+    ]);
+    expect(mostRunning()).toBe(1);
+  });
+
+  it('two in flight: the next batch starts while one runs, never a third; batches start in arrival order', async () => {
+    const { open, batches, mostRunning } = heldBatches(2);
+    const answers = [1, 2, 3, 4, 5].map((n) => open(ticket(n)));
+    await settle();
+    expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2']]);
+    const later = [6, 7].map((n) => open(ticket(n)));
+    batches[1]?.finish();
+    await settle();
+    // The first batch still runs: the arrivals go together in one batch beside it.
+    expect(batches.map((b) => b.externalIds)).toEqual([
+      ['ext-1'],
+      ['ext-2'],
+      ['ext-3', 'ext-4', 'ext-5', 'ext-6', 'ext-7'],
+    ]);
+    expect(await answers[1]).toBe('stored ext-2');
+    batches[0]?.finish();
+    batches[2]?.finish();
+    expect(await Promise.all([...answers, ...later])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => `stored ext-${n}`),
+    );
+    expect(mostRunning()).toBe(2);
+  });
+
+  it('a batch whose run fails outright fails its unanswered tickets only; the next batch runs', async () => {
+    const { open, batches } = heldBatches(1);
+    const first = open(ticket(1));
+    await settle();
+    const [answered, unanswered] = [open(ticket(2)), open(ticket(3))];
+    batches[0]?.finish();
+    await settle();
+    const next = open(ticket(4));
+    batches[1]?.pendings[0]?.resolve('answered before the failure');
+    batches[1]?.fail(new Error('the run broke'));
+    expect(await first).toBe('stored ext-1');
+    expect(await answered).toBe('answered before the failure');
+    await expect(unanswered).rejects.toThrow('the run broke');
+    await settle();
+    expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2', 'ext-3'], ['ext-4']]);
+    batches[2]?.finish();
+    expect(await next).toBe('stored ext-4');
+  });
+});
 
 describe('ticket inserts: group commit [sqlite]', () => {
   it('tickets sent together are stored in one commit, each answered with its own number', async () => {
@@ -207,6 +312,30 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
     const count = other.prepare('select count(*) as n from hd_tickets').get() as { n: number };
     other.close();
     expect(count.n).toBe(30);
+  });
+
+  it('posts the next batch while the thread commits the one before, two at most; every ticket is stored', async () => {
+    const thread = sqliteWriterThreadOf(db);
+    if (thread === undefined) throw new Error('no writer thread');
+    const post = thread.run.bind(thread);
+    let posted = 0;
+    let mostPosted = 0;
+    thread.run = async (...args) => {
+      posted += 1;
+      mostPosted = Math.max(mostPosted, posted);
+      try {
+        return await post(...args);
+      } finally {
+        posted -= 1;
+      }
+    };
+    const open = createTicketInserts(db);
+    const opened = await Promise.all(Array.from({ length: 40 }, (_, n) => open(ticket(200 + n))));
+    expect(mostPosted).toBe(2);
+    expect(opened.every((o) => o.created)).toBe(true);
+    const numbers = opened.map((o) => o.ticket.number);
+    expect([...numbers].sort()).toEqual(numbers);
+    expect(await db.selectFrom('hd_tickets').select('id').execute()).toHaveLength(40);
   });
 
   it('the same external_id from many calls at once opens one ticket, every call gets it', async () => {
