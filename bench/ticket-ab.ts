@@ -30,6 +30,8 @@ import { startServer, type ServerProcess } from '../test/support/server-process.
 //   npm run bench:ab -- 84f10dd --database postgres  PostgreSQL (TEST_DATABASE_URL)
 //   npm run bench:ab -- HEAD --turns 24 --seconds 3
 //   npm run bench:ab -- --same                       this checkout on both sides: the method's own scatter
+//   npm run bench:ab -- --same --node-options=--max-semi-space-size=64
+//                                                     this checkout's "after" side under other Node.js flags
 //
 // The other version is checked out into a temporary git worktree (removed after), sharing this
 // checkout's node_modules, and built there. Not part of `npm run bench` or of the tests' pass/fail.
@@ -43,6 +45,7 @@ const { values, positionals } = parseArgs({
     turns: { type: 'string', default: '16' },
     seconds: { type: 'string', default: '2' },
     same: { type: 'boolean', default: false },
+    'node-options': { type: 'string', default: '' },
   },
 });
 const kind = values.database === 'postgres' ? 'postgres' : 'sqlite';
@@ -106,12 +109,13 @@ interface Side {
   cpu: { main: number; others: number; database: number };
 }
 
-async function serve(name: string, root: string | undefined): Promise<Side> {
+async function serve(name: string, root: string | undefined, nodeOptions = ''): Promise<Side> {
   const database = await createProcessDatabase(kind);
   const env = fleetEnv(database.url, {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     IP_BLOCK_THRESHOLD: '1000000',
+    ...(nodeOptions === '' ? {} : { NODE_OPTIONS: nodeOptions }),
   });
   const server = await startServer(env, { built: true, ...(root === undefined ? {} : { root }) });
   await server.waitUntilListening();
@@ -162,7 +166,12 @@ const sides: Side[] = [];
 try {
   const before = await serve(other === undefined ? 'this checkout' : other.commit.slice(0, 7), other?.root);
   sides.push(before);
-  const after = await serve('this checkout', undefined);
+  const nodeOptions = values['node-options'];
+  const after = await serve(
+    nodeOptions === '' ? 'this checkout' : `this checkout, ${nodeOptions}`,
+    undefined,
+    nodeOptions,
+  );
   sides.push(after);
   // Warm-up, not counted: the JIT, the statement caches, the pool.
   for (const side of sides) {
