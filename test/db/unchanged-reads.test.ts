@@ -4,13 +4,13 @@ import { openDatabase, sqliteDataVersionOf, type Db } from '../../src/db/databas
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { readsWhileUnchanged } from '../../src/db/unchanged-reads.js';
 import { createProcessDatabase, type ProcessDatabase } from '../support/process-database.js';
+import { nextTurn } from '../support/timing.js';
 
 // A read of a SQLite file answered again while nothing was committed to the file (src/db/unchanged-reads.ts):
 // never a value from before a commit that came before the call. What it means for partner-system keys:
 // test/helpdesk/system-keys-on-file.test.ts.
 
 /** The end of this turn of the event loop, when the version asked for in it is read. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A store whose reads the test ends, and a version number the test moves. */
 function versionedStore() {
@@ -51,7 +51,7 @@ function versionedStore() {
 
 /** Ends the reads begun once the version asked for in this turn was read. */
 async function endAfterTurn(store: ReturnType<typeof versionedStore>) {
-  await turn();
+  await nextTurn();
   store.endAll();
 }
 
@@ -97,10 +97,10 @@ describe('readsWhileUnchanged', () => {
     // The first read begins at version 1 and reads v1; a commit and a call at version 2 come before it
     // ends, and that call's read ends first.
     const early = get('k');
-    await turn();
+    await nextTurn();
     store.commit('v2');
     const late = get('k');
-    await turn();
+    await nextTurn();
     store.endLatestFirst();
     expect(await early).toBe('k:v1');
     expect(await late).toBe('k:v2');
@@ -113,17 +113,17 @@ describe('readsWhileUnchanged', () => {
     const store = versionedStore();
     const get = readsWhileUnchanged(store.version, store.read);
     const first = get('k');
-    await turn();
+    await nextTurn();
     // The first read is under way; a call in a later turn, at the same version, joins it.
     const second = get('k');
-    await turn();
+    await nextTurn();
     expect(store.reads()).toBe(1);
     store.endAll();
     expect([await first, await second]).toEqual(['k:v1', 'k:v1']);
 
     // After a commit, a call does not join a read begun before it: it reads the new state.
     const before = get('k');
-    await turn();
+    await nextTurn();
     store.commit('v2');
     const after = get('k');
     await endAfterTurn(store);
@@ -138,7 +138,7 @@ describe('readsWhileUnchanged', () => {
       failing ? Promise.reject(new Error('database is busy')) : store.read(key),
     );
     const failed = [get('k'), get('k')].map((call) => expect(call).rejects.toThrow('database is busy'));
-    await turn();
+    await nextTurn();
     await Promise.all(failed);
     failing = false;
     const next = get('k');

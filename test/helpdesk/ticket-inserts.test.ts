@@ -10,6 +10,7 @@ import type { Database, NewHdTicket } from '../../src/db/schema.js';
 import { withStatementCache } from '../../src/db/statement-cache.js';
 import { batchesInFlight, createTicketInserts, type Pending } from '../../src/helpdesk/ticket-inserts.js';
 import { describeEachDialect, useDialectDb, type Dialect } from '../helper.js';
+import { nextTurn } from '../support/timing.js';
 
 // Group commit on SQLite (src/helpdesk/ticket-inserts.ts): tickets that arrive together share one
 // durable commit, each is answered only after it, and a ticket the database refuses fails alone.
@@ -109,17 +110,14 @@ function heldBatches(inFlight: number) {
   return { open, batches, mostRunning: () => mostRunning };
 }
 
-/** Lets the promise callbacks queued so far run. */
-const settle = () => new Promise((resolve) => setImmediate(resolve));
-
 describe('ticket inserts: batches in flight', () => {
   it('one in flight: the first ticket goes at once, those that arrive meanwhile go together after it', async () => {
     const { open, batches, mostRunning } = heldBatches(1);
     const answers = [1, 2, 3, 4].map((n) => open(ticket(n)));
-    await settle();
+    await nextTurn();
     expect(batches.map((b) => b.externalIds)).toEqual([['ext-1']]);
     batches[0]?.finish();
-    await settle();
+    await nextTurn();
     expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2', 'ext-3', 'ext-4']]);
     batches[1]?.finish();
     expect(await Promise.all(answers)).toEqual([
@@ -134,11 +132,11 @@ describe('ticket inserts: batches in flight', () => {
   it('two in flight: the next batch starts while one runs, never a third; batches start in arrival order', async () => {
     const { open, batches, mostRunning } = heldBatches(2);
     const answers = [1, 2, 3, 4, 5].map((n) => open(ticket(n)));
-    await settle();
+    await nextTurn();
     expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2']]);
     const later = [6, 7].map((n) => open(ticket(n)));
     batches[1]?.finish();
-    await settle();
+    await nextTurn();
     // The first batch still runs: the arrivals go together in one batch beside it.
     expect(batches.map((b) => b.externalIds)).toEqual([
       ['ext-1'],
@@ -157,17 +155,17 @@ describe('ticket inserts: batches in flight', () => {
   it('a batch whose run fails outright fails its unanswered tickets only; the next batch runs', async () => {
     const { open, batches } = heldBatches(1);
     const first = open(ticket(1));
-    await settle();
+    await nextTurn();
     const [answered, unanswered] = [open(ticket(2)), open(ticket(3))];
     batches[0]?.finish();
-    await settle();
+    await nextTurn();
     const next = open(ticket(4));
     batches[1]?.pendings[0]?.resolve('answered before the failure');
     batches[1]?.fail(new Error('the run broke'));
     expect(await first).toBe('stored ext-1');
     expect(await answered).toBe('answered before the failure');
     await expect(unanswered).rejects.toThrow('the run broke');
-    await settle();
+    await nextTurn();
     expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2', 'ext-3'], ['ext-4']]);
     batches[2]?.finish();
     expect(await next).toBe('stored ext-4');

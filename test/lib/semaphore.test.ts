@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createSemaphore } from '../../src/lib/semaphore.js';
+import { nextTurn } from '../support/timing.js';
 
 // At most `limit` tasks at once, the others in the order they asked (receipts uploads applying at once:
 // docs/admin-rules.md, Point of sale; the rest of the database pool stays the public APIs').
-
-const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('semaphore', () => {
   it('runs at most `limit` tasks at once; the others start in the order they asked as places free', async () => {
@@ -18,13 +17,13 @@ describe('semaphore', () => {
         return n;
       }),
     );
-    await tick();
+    await nextTurn();
     expect(started).toEqual([0, 1]);
     finishers[1]?.();
-    await tick();
+    await nextTurn();
     expect(started).toEqual([0, 1, 2]);
     finishers[0]?.();
-    await tick();
+    await nextTurn();
     expect(started).toEqual([0, 1, 2, 3]);
     finishers[2]?.();
     finishers[3]?.();

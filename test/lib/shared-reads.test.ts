@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sharedReads } from '../../src/lib/shared-reads.js';
+import { nextTurn } from '../support/timing.js';
 
 // Concurrent reads of one key shared (src/lib/shared-reads.ts): a caller only ever joins a read that had
 // not begun when it arrived, so no caller gets a value read before it came.
@@ -26,7 +27,7 @@ function slowStore() {
     async endOldest() {
       const first = begun.shift();
       first?.end();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     },
   };
 }

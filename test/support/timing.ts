@@ -10,3 +10,9 @@ export async function timeUntil(probe: () => Promise<boolean>, limitMs: number):
   }
   return Date.now() - started;
 }
+
+/**
+ * Waits for the next turn of the event loop: the promise callbacks queued so far (and those they queue)
+ * have run by then.
+ */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
