@@ -336,6 +336,33 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
     expect(await db.selectFrom('hd_tickets').select('id').execute()).toHaveLength(40);
   });
 
+  it('concurrency: one new external_id in two batches in flight opens one ticket; the later batch gets it as stored (docs/ticket-api.md, Settled details)', async () => {
+    const thread = sqliteWriterThreadOf(db);
+    if (thread === undefined) throw new Error('no writer thread');
+    const post = thread.run.bind(thread);
+    const batchSizes: number[] = [];
+    let posted = 0;
+    let mostPosted = 0;
+    thread.run = async (sql, runs, otherwise) => {
+      batchSizes.push(runs.length);
+      posted += 1;
+      mostPosted = Math.max(mostPosted, posted);
+      try {
+        return await post(sql, runs, otherwise);
+      } finally {
+        posted -= 1;
+      }
+    };
+    const open = createTicketInserts(db);
+    // Sent in one turn: the first call is a batch of its own, the second goes beside it while it commits.
+    const [first, second] = await Promise.all([open(ticket(9)), open(ticket(9, 'other-id'))]);
+    expect(batchSizes).toEqual([1, 1]);
+    expect(mostPosted).toBe(2);
+    expect(first).toMatchObject({ created: true, ticket: { id: 't-9', externalId: 'ext-9' } });
+    expect(second).toEqual({ created: false, ticket: first.ticket });
+    expect(await db.selectFrom('hd_tickets').select('id').execute()).toEqual([{ id: 't-9' }]);
+  });
+
   it('the same external_id from many calls at once opens one ticket, every call gets it', async () => {
     const open = createTicketInserts(db);
     const opened = await Promise.all(Array.from({ length: 10 }, (_, n) => open(ticket(4, `id-${n}`))));
