@@ -21,8 +21,7 @@ export interface WriterBatch {
   parameters: unknown[];
   /**
    * A statement run, in the same transaction, for each run of `statement` that returned no row, with
-   * the parameters of the same index (an insert that found its key taken, then the look-up of the stored
-   * row).
+   * the parameters of the same index (a look-up of a stored row that found none, then the insert).
    */
   otherwise?: { statement: number; parameters: unknown[] };
 }

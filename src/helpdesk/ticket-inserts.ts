@@ -9,7 +9,7 @@ import {
   insertOrFindTicketsPostgres,
   insertTicketOnce,
   openedTicketOf,
-  ticketInsertOrFindQueries,
+  ticketFindOrInsertQueries,
   type Ticket,
 } from './ticket-repository.js';
 
@@ -19,15 +19,20 @@ import {
 // commit waits for the disk), and one commit per ticket made the disk's flush the ceiling of the ticket
 // route: about 1.5% of what a bare Fastify route answers. Tickets that arrive while the database is busy
 // are written together, in one transaction with one flush, and each is answered only after that commit
-// returned, so nothing acknowledged can be lost. On a file, the writer thread inserts each ticket or,
-// its `external_id` taken, reads the stored one in the same transaction: the event loop runs no query
-// of its own for a ticket (a look-up on the reader connection first read its pages again every time,
-// since every commit of the writer empties the reader's page cache). A batch of resubmissions alone
-// writes nothing, and its commit has nothing to flush.
+// returned, so nothing acknowledged can be lost. On a file, the writer thread looks each ticket's
+// `external_id` up and, nothing stored under it, inserts the ticket, in the same transaction: the event
+// loop runs no query of its own for a ticket (a look-up on the reader connection first read its pages
+// again every time, since every commit of the writer empties the reader's page cache). A batch of
+// resubmissions alone writes nothing, and its commit has nothing to flush.
 //
 // PostgreSQL: the tickets that arrive while a statement runs go together in the next one, one round
 // trip and one commit for all of them: each inserted, or the stored one of its `external_id` found. One
 // statement a ticket had the event loop spend a quarter of its time writing to the database's sockets.
+//
+// Ticket numbers are unique, not consecutive (docs/ticket-api.md, Settled details). On SQLite a
+// resubmission takes none: only a ticket whose `external_id` is not stored reaches the insert (with
+// `AUTOINCREMENT`, an insert that finds the `external_id` taken still uses up a number). PostgreSQL's
+// sequence gives a number to every ticket of a statement, a resubmission's too.
 
 /** What opening a ticket came to: the new ticket, or the stored one of its `external_id`. */
 interface OpenedTicket {
@@ -165,14 +170,14 @@ function groupedOnPostgres(db: Db) {
  */
 function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
   async function run(batch: readonly Pending<OpenedTicket>[]): Promise<void> {
-    const queries = batch.map((pending) => ticketInsertOrFindQueries(db, pending.ticket));
-    const insertText = queries[0]?.insert.sql ?? '';
+    const queries = batch.map((pending) => ticketFindOrInsertQueries(db, pending.ticket));
     const findText = queries[0]?.find.sql ?? '';
+    const insertText = queries[0]?.insert.sql ?? '';
     const runOf = (chosen: typeof queries) =>
       thread.run(
-        insertText,
-        chosen.map((query) => query.insert.parameters),
-        { sql: findText, runs: chosen.map((query) => query.find.parameters) },
+        findText,
+        chosen.map((query) => query.find.parameters),
+        { sql: insertText, runs: chosen.map((query) => query.insert.parameters) },
       );
     const opened = (row: Record<string, unknown> | null | undefined, ticket: NewHdTicket) =>
       row === null || row === undefined ? undefined : openedTicketOf(row, ticket);

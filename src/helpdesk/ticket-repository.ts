@@ -149,22 +149,24 @@ const storedTicketNotCreated = prepareQuery('hd_ticket_stored', (db: Db, v: Exte
 );
 
 /**
- * The two statements of a ticket on SQLite's writer thread (src/db/sqlite-writer-thread.ts): its insert
- * and, run in the same transaction when the insert found the `external_id` taken, the stored ticket's
- * look-up. Either row reads with `openedTicketOf`.
+ * The two statements of a ticket on SQLite's writer thread (src/db/sqlite-writer-thread.ts): the look-up
+ * of its `external_id` and, run in the same write transaction when nothing is stored under it, its
+ * insert. The look-up goes first so that a resubmission takes no ticket number: with `AUTOINCREMENT`,
+ * an insert that finds the `external_id` taken still uses up the next `seq`. Either row reads with
+ * `openedTicketOf`.
  */
-export function ticketInsertOrFindQueries(
+export function ticketFindOrInsertQueries(
   db: Db,
   ticket: NewHdTicket,
-): { insert: CompiledQuery; find: CompiledQuery } {
+): { find: CompiledQuery; insert: CompiledQuery } {
   return {
-    insert: insertTicketCreated.bind(db, allColumns(ticket)),
     find: storedTicketNotCreated.bind(db, { systemId: ticket.system_id, externalId: ticket.external_id }),
+    insert: insertTicketCreated.bind(db, allColumns(ticket)),
   };
 }
 
 /**
- * A row of `ticketInsertOrFindQueries` for `ticket`: the new ticket (its values and the `seq` it was
+ * A row of `ticketFindOrInsertQueries` for `ticket`: the new ticket (its values and the `seq` it was
  * given), or the stored one of its `external_id`.
  */
 export function openedTicketOf(

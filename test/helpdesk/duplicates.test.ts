@@ -289,6 +289,30 @@ function duplicates(dialect: Dialect): void {
     expect(await storedTickets(t)).toHaveLength(1);
   });
 
+  it('ticket numbers: unique and rising; on SQLite a resubmission takes none, alone or beside new tickets (docs/ticket-api.md, Settled details)', async () => {
+    const keys = await seedHelpdesk(t);
+    const numberOf = (response: LightMyRequestResponse, status: number) =>
+      Number(String(expectStatus(response, status).ticket).slice('I-'.length));
+    const post = (externalId: string) => postTicket(t, keys.alpha, ticket({ external_id: externalId }));
+    const numbers = [numberOf(await post('n-1'), 201)];
+    numberOf(await post('n-1'), 200);
+    numberOf(await post('n-1'), 200);
+    numbers.push(numberOf(await post('n-2'), 201));
+    // Sent together, so that resubmissions and new tickets share a batch (one commit).
+    const together = await Promise.all(['n-1', 'n-3', 'n-2', 'n-4', 'n-1'].map(post));
+    expect(together.map((response) => response.statusCode)).toEqual([200, 201, 200, 201, 200]);
+    numbers.push(...[together[1], together[3]].map((response) => numberOf(response!, 201)).sort());
+    numbers.push(numberOf(await post('n-5'), 201));
+    const first = numbers[0]!;
+    if (dialect.name === 'sqlite') {
+      expect(numbers).toEqual([first, first + 1, first + 2, first + 3, first + 4]);
+    } else {
+      // PostgreSQL's sequence gives a number to each ticket of a statement, a resubmission's too.
+      expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
+      expect(new Set(numbers).size).toBe(numbers.length);
+    }
+  });
+
   it('deleted category: a resubmission of a ticket that had it shows applied.category_id null (Ticket response; docs/ticket-api.md, Settled details)', async () => {
     const keys = await seedHelpdesk(t);
     const first = expectStatus(await postTicket(t, keys.alpha, ticket({ category: 10 })), 201);
