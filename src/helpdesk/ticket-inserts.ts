@@ -158,9 +158,10 @@ function groupedOnPostgres(db: Db) {
 }
 
 /**
- * SQLite file: the tickets that arrived while the writer thread committed, inserted (or their stored
- * ticket found) in one transaction and one flush on that thread (src/db/sqlite-writer-thread.ts), so
- * the event loop never waits for the disk. A ticket is answered once its batch's commit returned.
+ * SQLite file: the tickets that arrived while the writer thread committed, each looked up by its
+ * `external_id` and, nothing stored, inserted, in one transaction and one flush on that thread
+ * (src/db/sqlite-writer-thread.ts), so the event loop never waits for the disk. A ticket is answered
+ * once its batch's commit returned.
  *
  * Two batches in flight: the next batch is posted while the thread commits the one before, and waits in
  * the thread's queue. With one, the thread went idle after each commit until its answer had crossed to

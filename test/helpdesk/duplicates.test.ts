@@ -301,14 +301,15 @@ function duplicates(dialect: Dialect): void {
     // Sent together, so that resubmissions and new tickets share a batch (one commit).
     const together = await Promise.all(['n-1', 'n-3', 'n-2', 'n-4', 'n-1'].map(post));
     expect(together.map((response) => response.statusCode)).toEqual([200, 201, 200, 201, 200]);
-    numbers.push(...[together[1], together[3]].map((response) => numberOf(response!, 201)).sort());
+    const ascending = (x: number, y: number) => x - y;
+    numbers.push(...[together[1], together[3]].map((response) => numberOf(response!, 201)).sort(ascending));
     numbers.push(numberOf(await post('n-5'), 201));
     const first = numbers[0]!;
     if (dialect.name === 'sqlite') {
       expect(numbers).toEqual([first, first + 1, first + 2, first + 3, first + 4]);
     } else {
       // PostgreSQL's sequence gives a number to each ticket of a statement, a resubmission's too.
-      expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
+      expect(numbers).toEqual([...numbers].sort(ascending));
       expect(new Set(numbers).size).toBe(numbers.length);
     }
   });
