@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,9 @@ import {
   cpuPerRequest,
   failures,
   load,
+  type Load,
+  PING_URL,
+  setUpMerchantKey,
   statCpuMs,
   threadCpuMs,
   TICKET_BODY,
@@ -18,8 +22,8 @@ import { fleetEnv, setUpTicketSystem } from '../test/fleet/fleet-fixtures.js';
 import { createProcessDatabase, type ProcessDatabase } from '../test/support/process-database.js';
 import { startServer, type ServerProcess } from '../test/support/server-process.js';
 
-// `npm run bench:ab -- <revision>`: the ticket POST at 50 connections, this checkout against another
-// version of the service, both built and served at once (`node dist/server.js`, NODE_ENV=production),
+// `npm run bench:ab -- <revision>`: the ticket POST (or the POS ping) at 50 connections, this checkout
+// against another version of the service, both built and served at once (`node dist/server.js`, NODE_ENV=production),
 // loaded in turns of a few seconds (A B, B A, A B…), so that a machine whose speed drifts within minutes
 // weighs on both alike. A change of a few percent is lost in the scatter of two runs taken minutes apart
 // (`npm run bench` on a shared 2-core machine: the bare route alone moved 1.5x within the hour); turns
@@ -32,6 +36,10 @@ import { startServer, type ServerProcess } from '../test/support/server-process.
 //   npm run bench:ab -- --same                       this checkout on both sides: the method's own scatter
 //   npm run bench:ab -- --same --node-options=--max-semi-space-size=64
 //                                                     this checkout's "after" side under other Node.js flags
+//   npm run bench:ab -- 257a88a --load ping          the POS ping, most of its calls refused 429 past
+//                                                     the key's limit (the limit checks are what it measures)
+//   npm run bench:ab -- --same --load ping --store redis
+//                                                     the same with the limits in Redis (TEST_REDIS_URL)
 //
 // The other version is checked out into a temporary git worktree (removed after), sharing this
 // checkout's node_modules, and built there. Not part of `npm run bench` or of the tests' pass/fail.
@@ -46,18 +54,32 @@ const { values, positionals } = parseArgs({
     seconds: { type: 'string', default: '2' },
     same: { type: 'boolean', default: false },
     'node-options': { type: 'string', default: '' },
+    load: { type: 'string', default: 'ticket' },
+    store: { type: 'string', default: 'memory' },
   },
 });
 const kind = values.database === 'postgres' ? 'postgres' : 'sqlite';
 const turns = Number(values.turns);
 const seconds = Number(values.seconds);
 const revision = positionals[0];
-if ((revision === undefined) === !values.same || !(turns > 0) || !(seconds > 0)) {
+const ping = values.load === 'ping';
+const redisUrl = values.store === 'redis' ? process.env.TEST_REDIS_URL : undefined;
+if (
+  (revision === undefined) === !values.same ||
+  !(turns > 0) ||
+  !(seconds > 0) ||
+  !['ticket', 'ping'].includes(values.load) ||
+  !['memory', 'redis'].includes(values.store) ||
+  (values.store === 'redis' && redisUrl === undefined)
+) {
   console.error(
-    'usage: npm run bench:ab -- <revision> | --same [--database sqlite|postgres] [--turns N] [--seconds S]',
+    'usage: npm run bench:ab -- <revision> | --same [--database sqlite|postgres] [--turns N] [--seconds S]\n' +
+      '         [--load ticket|ping] [--store memory|redis (TEST_REDIS_URL)] [--node-options=…]',
   );
   process.exit(2);
 }
+/** What one call is, in the table's words. */
+const unit = ping ? 'ping' : 'ticket';
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 
@@ -116,10 +138,15 @@ async function serve(name: string, root: string | undefined, nodeOptions = ''): 
     LOG_LEVEL: 'warn',
     IP_BLOCK_THRESHOLD: '1000000',
     ...(nodeOptions === '' ? {} : { NODE_OPTIONS: nodeOptions }),
+    ...(redisUrl === undefined
+      ? {}
+      : { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:` }),
   });
   const server = await startServer(env, { built: true, ...(root === undefined ? {} : { root }) });
   await server.waitUntilListening();
-  const key = await setUpTicketSystem(server, { rateLimitPerMinute: 1_000_000 });
+  const key = ping
+    ? await setUpMerchantKey(server)
+    : await setUpTicketSystem(server, { rateLimitPerMinute: 1_000_000 });
   return {
     name,
     server,
@@ -132,16 +159,24 @@ async function serve(name: string, root: string | undefined, nodeOptions = ''): 
   };
 }
 
-/** One turn of load on a side: its requests a second, and its CPU added up by the ticket. */
+/** The load of a turn on a side: the ticket POST, or the POS ping. */
+function callsOf(side: Side): Omit<Load, 'port' | 'connections' | 'seconds'> {
+  if (ping) return { url: PING_URL, headers: { authorization: `Bearer ${side.key}` } };
+  return {
+    url: TICKET_URL,
+    method: 'POST' as const,
+    headers: { authorization: `Bearer ${side.key}`, 'content-type': 'application/json' },
+    body: TICKET_BODY,
+  };
+}
+
+/** One turn of load on a side: its requests a second, and its CPU added up by the call. */
 async function turn(side: Side, turnSeconds: number): Promise<number> {
   const pid = side.server.child.pid;
   const before = threadCpuMs(pid);
   const databaseBefore = kind === 'postgres' ? postgresCpuMs() : 0;
   const result = await load({
-    url: TICKET_URL,
-    method: 'POST',
-    headers: { authorization: `Bearer ${side.key}`, 'content-type': 'application/json' },
-    body: TICKET_BODY,
+    ...callsOf(side),
     port: side.server.port,
     connections: 50,
     seconds: turnSeconds,
@@ -151,7 +186,8 @@ async function turn(side: Side, turnSeconds: number): Promise<number> {
   side.cpu.others += spent.others * result.requests.total;
   if (kind === 'postgres') side.cpu.database += (postgresCpuMs() - databaseBefore) * 1000;
   side.answered += result.requests.total;
-  side.failed += failures(result);
+  // A ping past the key's limit is answered 429 by design: only a call left unanswered or a 5xx failed.
+  side.failed += ping ? result.errors + result.timeouts + result['5xx'] : failures(result);
   return result.requests.average;
 }
 
@@ -198,13 +234,13 @@ try {
     ],
     ['requests a second, median of the turns side by side', '', '', median(ratios).toFixed(3)],
     [
-      'event loop CPU a ticket (µs)',
+      `event loop CPU a ${unit} (µs)`,
       fmt(perTicket(before, 'main'), 1),
       fmt(perTicket(after, 'main'), 1),
       (perTicket(after, 'main') / perTicket(before, 'main')).toFixed(3),
     ],
     [
-      'other threads CPU a ticket (µs)',
+      `other threads CPU a ${unit} (µs)`,
       fmt(perTicket(before, 'others'), 1),
       fmt(perTicket(after, 'others'), 1),
       (perTicket(after, 'others') / perTicket(before, 'others')).toFixed(3),
@@ -212,17 +248,22 @@ try {
     ...(kind === 'postgres' && perTicket(before, 'database') > 0
       ? [
           [
-            "PostgreSQL's CPU a ticket, its processes on this machine (µs)",
+            `PostgreSQL's CPU a ${unit}, its processes on this machine (µs)`,
             fmt(perTicket(before, 'database'), 1),
             fmt(perTicket(after, 'database'), 1),
             (perTicket(after, 'database') / perTicket(before, 'database')).toFixed(3),
           ],
         ]
       : []),
-    ['answers that were not 201', fmt(before.failed), fmt(after.failed), '-'],
+    [
+      ping ? 'calls unanswered or answered 5xx' : 'answers that were not 201',
+      fmt(before.failed),
+      fmt(after.failed),
+      '-',
+    ],
   ];
   const header = [
-    'ticket POST, 50 connections, ' + kind,
+    `${ping ? 'POS ping' : 'ticket POST'}, 50 connections, ${kind}${redisUrl === undefined ? '' : ', limits in Redis'}`,
     `before (${before.name})`,
     `after (${after.name})`,
     'after ÷ before',

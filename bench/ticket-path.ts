@@ -44,7 +44,7 @@ export interface BenchRow {
 }
 
 export const TICKET_URL = '/v1/api-external-system/help-desk-ticket';
-const PING_URL = '/v1/api-public/ping';
+export const PING_URL = '/v1/api-public/ping';
 /** `[<id>]` is replaced by autocannon with a fresh id per request: every POST opens a new ticket. */
 export const TICKET_BODY = JSON.stringify({
   external_id: 'bench-[<id>]',
@@ -53,7 +53,7 @@ export const TICKET_BODY = JSON.stringify({
   category: 10,
 });
 
-interface Load {
+export interface Load {
   url: string;
   port: number;
   method?: 'GET' | 'POST';
@@ -244,7 +244,7 @@ async function admin(server: ServerProcess, method: string, path: string, body?:
 }
 
 /** A merchant account and a key for ping (docs/pos-api.md, GET ping). */
-async function setUpMerchantKey(server: ServerProcess): Promise<string> {
+export async function setUpMerchantKey(server: ServerProcess): Promise<string> {
   await admin(server, 'PUT', '/admin/v1/pos/accounts/bench', { name: 'Bench Bares' });
   const created = await admin(server, 'POST', '/admin/v1/pos/accounts/bench/keys', {
     name: 'bench',
