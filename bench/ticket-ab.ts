@@ -17,18 +17,19 @@ import {
   threadCpuMs,
   TICKET_BODY,
   TICKET_URL,
+  unansweredOr5xx,
 } from './ticket-path.js';
 import { fleetEnv, setUpTicketSystem } from '../test/fleet/fleet-fixtures.js';
 import { createProcessDatabase, type ProcessDatabase } from '../test/support/process-database.js';
 import { startServer, type ServerProcess } from '../test/support/server-process.js';
 
 // `npm run bench:ab -- <revision>`: the ticket POST (or the POS ping) at 50 connections, this checkout
-// against another version of the service, both built and served at once (`node dist/server.js`, NODE_ENV=production),
-// loaded in turns of a few seconds (A B, B A, A B…), so that a machine whose speed drifts within minutes
-// weighs on both alike. A change of a few percent is lost in the scatter of two runs taken minutes apart
-// (`npm run bench` on a shared 2-core machine: the bare route alone moved 1.5x within the hour); turns
-// side by side show it. Prints the requests a second and the CPU a ticket of each (and, on PostgreSQL
-// running on this machine, the database's), and their ratios.
+// against another version of the service, both built and served at once (`node dist/server.js`,
+// NODE_ENV=production), loaded in turns of a few seconds (A B, B A, A B…), so that a machine whose
+// speed drifts within minutes weighs on both alike. A change of a few percent is lost in the scatter of
+// two runs taken minutes apart (`npm run bench` on a shared 2-core machine: the bare route alone moved
+// 1.5x within the hour); turns side by side show it. Prints the requests a second and the CPU a call of
+// each (and, on PostgreSQL running on this machine, the database's), and their ratios.
 //
 //   npm run bench:ab -- 84f10dd                      SQLite file, 16 turns of 2 s each way
 //   npm run bench:ab -- 84f10dd --database postgres  PostgreSQL (TEST_DATABASE_URL)
@@ -164,7 +165,7 @@ function callsOf(side: Side): Omit<Load, 'port' | 'connections' | 'seconds'> {
   if (ping) return { url: PING_URL, headers: { authorization: `Bearer ${side.key}` } };
   return {
     url: TICKET_URL,
-    method: 'POST' as const,
+    method: 'POST',
     headers: { authorization: `Bearer ${side.key}`, 'content-type': 'application/json' },
     body: TICKET_BODY,
   };
@@ -187,7 +188,7 @@ async function turn(side: Side, turnSeconds: number): Promise<number> {
   if (kind === 'postgres') side.cpu.database += (postgresCpuMs() - databaseBefore) * 1000;
   side.answered += result.requests.total;
   // A ping past the key's limit is answered 429 by design: only a call left unanswered or a 5xx failed.
-  side.failed += ping ? result.errors + result.timeouts + result['5xx'] : failures(result);
+  side.failed += ping ? unansweredOr5xx(result) : failures(result);
   return result.requests.average;
 }
 
