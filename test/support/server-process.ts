@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -9,8 +10,23 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A port that was free a moment ago on 127.0.0.1 (the kernel's choice). */
-export function freePort(): Promise<number> {
+/** True when `port` can be listened on at 127.0.0.1 now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => {
+      resolve(false);
+    });
+    server.listen(port, '127.0.0.1', () => {
+      server.close(() => {
+        resolve(true);
+      });
+    });
+  });
+}
+
+/** The kernel's choice of a free port on 127.0.0.1 (one of its ephemeral ports). */
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);
@@ -22,6 +38,37 @@ export function freePort(): Promise<number> {
       });
     });
   });
+}
+
+/** The lowest of the kernel's ephemeral ports, which outgoing connections take their local port from. */
+function lowestEphemeralPort(): number {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    return Number(low) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** Below the ephemeral ports and above the well-known services' (PostgreSQL, Redis, RabbitMQ…). */
+const LOWEST_TEST_PORT = 20000;
+
+/**
+ * A port free a moment ago on 127.0.0.1, for a server a test starts a little later. It is picked below
+ * the kernel's ephemeral ports: a port the kernel chose (`listen(0)`) could be handed, meanwhile, to an
+ * outgoing connection of another test (to PostgreSQL, Redis, a server) as its local port, and the
+ * server's listen then failed with EADDRINUSE (seen once, a harness seeding demo data between the two).
+ * Where the ephemeral range leaves no room below it, the kernel's choice.
+ */
+export async function freePort(): Promise<number> {
+  const ceiling = lowestEphemeralPort();
+  if (ceiling - LOWEST_TEST_PORT >= 1000) {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const port = LOWEST_TEST_PORT + Math.floor(Math.random() * (ceiling - LOWEST_TEST_PORT));
+      if (await canListen(port)) return port;
+    }
+  }
+  return kernelPort();
 }
 
 /** A running (or exited) server process. */
