@@ -41,7 +41,7 @@ function kernelPort(): Promise<number> {
 }
 
 /** The lowest of the kernel's ephemeral ports, which outgoing connections take their local port from. */
-function lowestEphemeralPort(): number {
+export function lowestEphemeralPort(): number {
   try {
     const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
     return Number(low) || 32768;
@@ -52,19 +52,40 @@ function lowestEphemeralPort(): number {
 
 /** Below the ephemeral ports and above the well-known services' (PostgreSQL, Redis, RabbitMQ…). */
 const LOWEST_TEST_PORT = 20000;
+/** The test ports are shared out among this many slices, one for each Vitest worker (by its pool id). */
+const WORKER_SLICES = 8;
+
+/** The ports this process picks from: its Vitest worker's slice, or all of them outside Vitest. */
+function testPorts(): { from: number; to: number } {
+  const to = lowestEphemeralPort();
+  const worker = Number(process.env.VITEST_POOL_ID);
+  if (!(worker > 0)) return { from: LOWEST_TEST_PORT, to };
+  const size = Math.floor((to - LOWEST_TEST_PORT) / WORKER_SLICES);
+  const from = LOWEST_TEST_PORT + ((worker - 1) % WORKER_SLICES) * size;
+  return { from, to: from + size };
+}
+
+/** The next port this process tries (from a random start, then one after the other). */
+let nextPort: number | undefined;
 
 /**
  * A port free a moment ago on 127.0.0.1, for a server a test starts a little later. It is picked below
  * the kernel's ephemeral ports: a port the kernel chose (`listen(0)`) could be handed, meanwhile, to an
  * outgoing connection of another test (to PostgreSQL, Redis, a server) as its local port, and the
  * server's listen then failed with EADDRINUSE (seen once, a harness seeding demo data between the two).
- * Where the ephemeral range leaves no room below it, the kernel's choice.
+ * Each Vitest worker picks from a slice of its own, and one after the other within it, so that neither
+ * another worker nor the next call (a harness takes two ports before it listens on either) is given the
+ * same port. Where the ephemeral range leaves no room below it, the kernel's choice.
  */
 export async function freePort(): Promise<number> {
-  const ceiling = lowestEphemeralPort();
-  if (ceiling - LOWEST_TEST_PORT >= 1000) {
-    for (let attempt = 0; attempt < 20; attempt += 1) {
-      const port = LOWEST_TEST_PORT + Math.floor(Math.random() * (ceiling - LOWEST_TEST_PORT));
+  const { from, to } = testPorts();
+  if (to - from >= 100) {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const port =
+        nextPort !== undefined && nextPort >= from && nextPort < to
+          ? nextPort
+          : from + Math.floor(Math.random() * (to - from));
+      nextPort = port + 1 < to ? port + 1 : from;
       if (await canListen(port)) return port;
     }
   }
