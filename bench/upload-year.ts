@@ -1,96 +1,29 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { buildService } from './build-service.js';
 import { openFreshDatabase } from './fresh-database.js';
-import { BENCH_ACCOUNT, BENCH_PLACE, benchEvents, benchReceipts, receiptBody } from './sales-data.js';
+import { BENCH_ACCOUNT } from './sales-data.js';
+import { startUploadServer, writeReceiptsFile } from './upload-server.js';
 
 // `npx tsx bench/upload-year.ts`: a year of receipts of one place (the sales benchmark's: 365 days, 30%
 // with an event) sent as one NDJSON upload to the server as production runs it: `node dist/server.js`
 // (built first), NODE_ENV=production, on a fresh PostgreSQL database of its own (BENCH_DATABASE_URL or
 // TEST_DATABASE_URL names the server; the database is dropped at the end) or, with `--sqlite` or
 // without a PostgreSQL URL, a fresh SQLite file (the embedded default), Redis when REDIS_URL is set,
-// every time limit at its default. Prints the upload's answer, its wall time and the server process's
+// every time limit at its default (bench/upload-server.ts). Prints the upload's answer, its wall time and the server process's
 // peak resident memory, then checks the sales buckets' totals against the stored receipts: for every slot
 // length, the buckets of every receipt and those of the receipts with an event hold as many receipts and
 // cents as the counted receipts do (the bucket-by-bucket check, `npm run db:check-buckets`, takes far
 // longer at this size). Not part of the tests' pass/fail.
 //
 //   BENCH_RECEIPTS=200000   a smaller upload (default 1,000,000)
-//   BENCH_PORT=20500        the public port; the admin port is the next one (default 20500, 20501)
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS ?? 1_000_000);
-const PORT = Number(process.env.BENCH_PORT ?? 20500);
-const ADMIN_PORT = PORT + 1;
-const TOKEN = 'bench-admin-token-0123456789';
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;
-
-/** A figure of /proc/<pid>/status in KiB (VmRSS: now; VmHWM: the peak so far). */
-function statusKib(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match?.[1] ?? Number.NaN);
-}
-
-/** One call to the admin listener; resolves with the status and the answer's text. */
-function admin(method: string, path: string, body?: unknown, ndjson = false) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const call = request(
-      {
-        port: ADMIN_PORT,
-        host: '127.0.0.1',
-        method,
-        path: `/admin/v1/pos/accounts/${BENCH_ACCOUNT}${path}`,
-        headers: {
-          authorization: `Bearer ${TOKEN}`,
-          'content-type': ndjson ? 'application/x-ndjson' : 'application/json',
-        },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => {
-          resolve({ status: response.statusCode ?? 0, text });
-        });
-      },
-    );
-    call.on('error', reject);
-    if (ndjson && typeof body === 'string') createReadStream(body).on('error', reject).pipe(call);
-    else call.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
-async function put(path: string, body: unknown) {
-  const answer = await admin('PUT', path, body);
-  if (answer.status >= 300) throw new Error(`PUT ${path} answered ${answer.status} ${answer.text}`);
-}
-
-/** The receipts as an NDJSON file; returns its size in bytes. */
-async function writeBody(path: string): Promise<number> {
-  const out = createWriteStream(path);
-  let lines = '';
-  let count = 0;
-  for (const receipt of benchReceipts(RECEIPTS, benchEvents())) {
-    lines += `${JSON.stringify(receiptBody(receipt))}\n`;
-    count += 1;
-    if (count % 10_000 === 0) {
-      if (!out.write(lines)) await once(out, 'drain');
-      lines = '';
-    }
-  }
-  out.end(lines);
-  await once(out, 'finish');
-  return out.bytesWritten;
-}
 
 const dialect = postgresUrl === undefined || process.argv.includes('--sqlite') ? 'sqlite' : 'postgres';
 const folder = mkdtempSync(join(tmpdir(), 'bench-upload-year-'));
@@ -98,59 +31,21 @@ const fresh = await openFreshDatabase(dialect, 'bench-upload-year', postgresUrl)
 try {
   await buildService();
   const body = join(folder, 'receipts.ndjson');
-  const bytes = await writeBody(body);
+  const bytes = await writeReceiptsFile(body, RECEIPTS);
   console.log(
     `${RECEIPTS.toLocaleString('en')} receipts, ${Math.round(bytes / 1024 / 1024)} MiB of NDJSON, ${dialect}`,
   );
 
-  const server = spawn(process.execPath, ['dist/server.js'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      DATABASE_URL: fresh.url,
-      ...(process.env.REDIS_URL === undefined ? {} : { REDIS_URL: process.env.REDIS_URL }),
-      HOST: '127.0.0.1',
-      PORT: String(PORT),
-      ADMIN_PORT: String(ADMIN_PORT),
-      ADMIN_TOKEN: TOKEN,
-      CURSOR_SECRET: 'bench-cursor-secret-0123456789',
-      DEMO: 'false',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const pid = server.pid ?? 0;
+  const uploads = await startUploadServer(
+    fresh.url,
+    process.env.REDIS_URL === undefined ? {} : { REDIS_URL: process.env.REDIS_URL },
+  );
   try {
-    for (let tries = 0; ; tries += 1) {
-      try {
-        if ((await admin('GET', '')).status > 0) break;
-      } catch (error) {
-        if (tries > 600) throw error;
-        await sleep(100);
-      }
-    }
-    await put('', { name: 'Bench' });
-    await put(`/places/${BENCH_PLACE}`, { name: 'Bar', timezone: 'America/Sao_Paulo' });
-    for (const event of benchEvents()) {
-      await put(`/places/${BENCH_PLACE}/events/${event.id}`, {
-        name: event.name,
-        starts_at: new Date(event.startsAt).toISOString(),
-        ends_at: new Date(event.endsAt).toISOString(),
-        registered_at: new Date(event.startsAt).toISOString(),
-      });
-    }
-    const atRest = statusKib(pid, 'VmRSS');
-    let peak = atRest;
-    const sampler = setInterval(() => (peak = Math.max(peak, statusKib(pid, 'VmRSS'))), 250);
-    const started = performance.now();
-    const answer = await admin('POST', '/receipts', body, true);
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    const hwm = statusKib(pid, 'VmHWM');
+    const answer = await uploads.upload(body);
     console.log(`answer: ${answer.status} ${answer.text.slice(0, 300)}`);
     console.log(
-      `wall time ${seconds.toFixed(1)} s (${Math.round(RECEIPTS / seconds).toLocaleString('en')} receipts/s); server RSS at rest ${mib(atRest)}, peak while uploading ${mib(peak)} (sampled every 250 ms), VmHWM ${mib(hwm)}`,
+      `wall time ${answer.seconds.toFixed(1)} s (${Math.round(RECEIPTS / answer.seconds).toLocaleString('en')} receipts/s), ` +
+        `server CPU ${answer.cpuSeconds.toFixed(1)} s; server RSS at rest ${mib(answer.atRestKib)}, peak (VmHWM) ${mib(answer.peakKib)}`,
     );
     if (answer.status === 200) {
       // Written in SQL both databases read: `every` is 1 for the buckets of every receipt, 0 for those of
@@ -182,8 +77,7 @@ try {
       console.log(`receipts stored: ${stored.n.toLocaleString('en')}`);
     }
   } finally {
-    server.kill('SIGTERM');
-    await once(server, 'exit');
+    await uploads.stop();
   }
 } finally {
   await fresh.drop();
