@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import type { WriterAnswer, WriterBatch } from './sqlite-writer-worker.js';
+import type { WriterAnswer, WriterAnswers, WriterBatch } from './sqlite-writer-worker.js';
 
 // A write connection to a SQLite file in a worker thread of its own (sqlite-writer-worker.ts). With
 // `synchronous = FULL` every commit waits for the disk's flush (a few milliseconds), and better-sqlite3
 // waits synchronously: on the main thread that flush held the event loop, every request of the process
 // waiting behind it. A batch sent here is committed in the thread while the event loop goes on, and its
 // promise settles only once the commit (and its flush) returned, so what a caller acknowledges after it
-// is as durable as before.
+// is as durable as before. The batches posted while the thread commits are taken together by its next
+// transaction: one commit, and one flush, for all of them.
 //
 // It is a second writer beside the main one (database.ts); SQLite's lock keeps them one at a time: the
 // thread takes the lock at its transaction's start and waits for it (busy_timeout), and the main
@@ -28,6 +29,8 @@ export interface SqliteWriterThread {
   ): Promise<(Record<string, unknown> | null)[]>;
   /** Ends the thread (after the batches sent are answered) and closes its connection. */
   close(): Promise<void>;
+  /** The transactions the thread committed so far: fewer than the batches when it took several at once. */
+  readonly commits: number;
 }
 
 /** An error the writer thread's connection reported, with SQLite's code. */
@@ -61,6 +64,7 @@ function oneList(runs: readonly (readonly unknown[])[]): unknown[] {
 export function createSqliteWriterThread(path: string): SqliteWriterThread {
   let worker: Worker | undefined;
   let nextId = 1;
+  let commits = 0;
   // The statements the running thread was sent, by text: each text crosses once, then its number does
   // (a batch of tickets carried both texts, some 700 bytes, every time).
   let statementNumbers = new Map<string, number>();
@@ -80,12 +84,15 @@ export function createSqliteWriterThread(path: string): SqliteWriterThread {
     // The thread's own modules are plain ESM; it needs none of the parent's loaders or flags.
     const thread = new Worker(workerUrl(), { workerData: { path }, execArgv: [] });
     statementNumbers = new Map();
-    thread.on('message', (answer: WriterAnswer) => {
-      const pending = waiting.get(answer.id);
-      if (pending === undefined) return;
-      waiting.delete(answer.id);
-      if (answer.ok) pending.resolve(answer);
-      else pending.reject(new SqliteWriterError(answer.message, answer.code));
+    thread.on('message', ({ answers, commits: committed }: WriterAnswers) => {
+      commits += committed;
+      for (const answer of answers) {
+        const pending = waiting.get(answer.id);
+        if (pending === undefined) continue;
+        waiting.delete(answer.id);
+        if (answer.ok) pending.resolve(answer);
+        else pending.reject(new SqliteWriterError(answer.message, answer.code));
+      }
     });
     thread.on('error', (error) => {
       failAll(error);
@@ -100,6 +107,9 @@ export function createSqliteWriterThread(path: string): SqliteWriterThread {
   }
 
   return {
+    get commits() {
+      return commits;
+    },
     run(sql, runs, otherwise) {
       // Sent as one list a statement, the runs must have as many parameters each to be cut apart again
       // (and `otherwise` a list for each run).

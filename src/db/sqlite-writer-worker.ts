@@ -1,11 +1,13 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
 // The thread behind sqlite-writer-thread.ts: its own write connection to the SQLite file, which runs
-// batches of one statement, each batch in one transaction whose commit (and flush to disk, `synchronous
-// = FULL`) happens here, off the main thread's event loop. It only runs what the main thread sends: the
-// SQL text is Kysely's, compiled there. This file is loaded as the thread's entry point, so it imports
-// nothing of the service's own modules.
+// batches of one statement in transactions whose commit (and flush to disk, `synchronous = FULL`) happens
+// here, off the main thread's event loop. The batches posted while a transaction ran wait in the port,
+// and the next transaction takes all of them: one commit and one flush for everything that arrived
+// meanwhile (group commit). It only runs what the main thread sends: the SQL text is Kysely's, compiled
+// there. This file is loaded as the thread's entry point, so it imports nothing of the service's own
+// modules.
 
 /**
  * One batch: a statement run `runs` times, the parameters of all its runs one after another in one array
@@ -30,6 +32,13 @@ export interface WriterBatch {
 export type WriterAnswer =
   | { id: number; ok: true; rows: (Record<string, unknown> | null)[] }
   | { id: number; ok: false; message: string; code: string | null };
+
+/** The answers of the batches the thread took together, posted once they are all settled. */
+export interface WriterAnswers {
+  answers: WriterAnswer[];
+  /** The transactions committed for them: one, or one a batch stored after a failure. */
+  commits: number;
+}
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-writer-worker runs as a worker thread');
@@ -75,40 +84,67 @@ function runParameters(parameters: unknown[], runs: number, i: number): unknown[
   return parameters.slice(i * width, (i + 1) * width);
 }
 
-/** The runs in one transaction, taking the write lock at its start (no upgrade from a read). */
-function runBatch(batch: WriterBatch): (Record<string, unknown> | null)[] {
+/** A batch's runs, in the transaction open: each run's first row. */
+function runsOf(batch: WriterBatch): (Record<string, unknown> | null)[] {
   for (const [id, sql] of batch.define ?? []) texts.set(id, sql);
   const statement = statementOf(batch.statement);
-  const { otherwise } = batch;
+  const { otherwise, runs } = batch;
   const fallback = otherwise === undefined ? undefined : statementOf(otherwise.statement);
-  const { runs } = batch;
-  const run = database.transaction(() => {
-    const rows: (Record<string, unknown> | null)[] = [];
-    for (let i = 0; i < runs; i++) {
-      let row = firstRow(statement, runParameters(batch.parameters, runs, i));
-      if (row === null && otherwise !== undefined && fallback !== undefined)
-        row = firstRow(fallback, runParameters(otherwise.parameters, runs, i));
-      rows.push(row);
-    }
-    return rows;
-  });
-  return run.immediate();
+  const rows: (Record<string, unknown> | null)[] = [];
+  for (let i = 0; i < runs; i++) {
+    let row = firstRow(statement, runParameters(batch.parameters, runs, i));
+    if (row === null && otherwise !== undefined && fallback !== undefined)
+      row = firstRow(fallback, runParameters(otherwise.parameters, runs, i));
+    rows.push(row);
+  }
+  return rows;
 }
 
-port.on('message', (batch: WriterBatch) => {
-  let answer: WriterAnswer;
+/** `work` in one transaction that takes the write lock at its start (no upgrade from a read). */
+function inTransaction<T>(work: () => T): T {
+  return database.transaction(work).immediate();
+}
+
+/** A batch in a transaction of its own: its rows, or why it failed (nothing of it stored). */
+function answerOf(batch: WriterBatch): WriterAnswer {
   try {
-    answer = { id: batch.id, ok: true, rows: runBatch(batch) };
+    return { id: batch.id, ok: true, rows: inTransaction(() => runsOf(batch)) };
   } catch (error) {
-    const code = error instanceof SQLite.SqliteError ? error.code : null;
-    answer = {
+    return {
       id: batch.id,
       ok: false,
       message: error instanceof Error ? error.message : String(error),
-      code,
+      code: error instanceof SQLite.SqliteError ? error.code : null,
     };
   }
-  port.postMessage(answer);
+}
+
+/**
+ * The batches in one transaction, in the order they were posted, and their answers. Should one of them
+ * fail, nothing of any is stored, and each runs again in a transaction of its own, so that only the batch
+ * at fault gets the error.
+ */
+function answersOf(batches: readonly WriterBatch[]): WriterAnswers {
+  if (batches.length > 1) {
+    try {
+      const rows = inTransaction(() => batches.map(runsOf));
+      return {
+        answers: batches.map((batch, i) => ({ id: batch.id, ok: true, rows: rows[i] ?? [] })),
+        commits: 1,
+      };
+    } catch {
+      // Rolled back: the batches are answered one by one below.
+    }
+  }
+  const answers = batches.map(answerOf);
+  return { answers, commits: answers.filter((answer) => answer.ok).length };
+}
+
+port.on('message', (first: WriterBatch) => {
+  const batches = [first];
+  for (let next = receiveMessageOnPort(port); next !== undefined; next = receiveMessageOnPort(port))
+    batches.push(next.message as WriterBatch);
+  port.postMessage(answersOf(batches));
 });
 
 port.on('close', () => {

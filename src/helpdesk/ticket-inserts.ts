@@ -117,6 +117,31 @@ export function batchesInFlight<T>(
 }
 
 /**
+ * The tickets that arrive in one turn of the event loop (the requests read from the sockets together),
+ * handed to `run` together at the turn's end, without waiting for the batches before: where the batches
+ * queue, they are taken together (the SQLite writer thread takes every batch posted while it committed
+ * into its next commit). Batches are handed over in the order their tickets arrived. Should `run` fail
+ * outright (it answers each ticket itself, errors included), its tickets fail with that error.
+ */
+export function batchesPerTurn<T>(
+  run: (batch: readonly Pending<T>[]) => Promise<void>,
+): (ticket: NewHdTicket) => Promise<T | undefined> {
+  let queue: Pending<T>[] = [];
+  return (ticket) =>
+    new Promise<T | undefined>((resolve, reject) => {
+      queue.push({ ticket, resolve, reject });
+      if (queue.length > 1) return;
+      setImmediate(() => {
+        const batch = queue;
+        queue = [];
+        run(batch).catch((error: unknown) => {
+          for (const pending of batch) pending.reject(error);
+        });
+      });
+    });
+}
+
+/**
  * PostgreSQL: the tickets that arrived while the previous statement ran, in one statement (one commit).
  * Tickets of one `external_id` in the same batch: the first is sent, the others get what it came to as
  * a resubmission. A statement the database refuses is tried again one ticket at a time, so that only a
@@ -158,16 +183,16 @@ function groupedOnPostgres(db: Db) {
 }
 
 /**
- * SQLite file: the tickets that arrived while the writer thread committed, each looked up by its
- * `external_id` and, nothing stored, inserted, in one transaction and one flush on that thread
- * (src/db/sqlite-writer-thread.ts), so the event loop never waits for the disk. A ticket is answered
- * once its batch's commit returned.
+ * SQLite file: each ticket looked up by its `external_id` and, nothing stored, inserted, on the writer
+ * thread (src/db/sqlite-writer-thread.ts), so the event loop never waits for the disk. The tickets of
+ * one turn of the event loop are posted together at its end; the thread takes every batch posted while
+ * it committed into its next transaction, one commit and one flush for all of them, and runs them in the
+ * order posted, so the order of inserts, and what a resubmission finds, is that of the tickets' arrival.
+ * A ticket is answered once its commit returned.
  *
- * Two batches in flight: the next batch is posted while the thread commits the one before, and waits in
- * the thread's queue. With one, the thread went idle after each commit until its answer had crossed to
- * the event loop and the next batch had crossed back, and every batch woke it anew. The thread runs its
- * batches one after the other, each in its own transaction, so the order of commits, and what a
- * resubmission finds, is that of the batches.
+ * Before, at most two batches were in flight, and the next one was posted as soon as one was answered:
+ * the first ticket that arrived then went alone, and more than half the commits held one ticket
+ * (`npm run bench:ab`, 50 connections).
  */
 function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
   async function run(batch: readonly Pending<OpenedTicket>[]): Promise<void> {
@@ -198,14 +223,12 @@ function groupCommitOnThread(db: Db, thread: SqliteWriterThread) {
     }
   }
 
-  return batchesInFlight(run, 2);
+  return batchesPerTurn(run);
 }
 
-/** SQLite in memory: inserts of the tickets that arrive together, in one transaction and one flush. */
+/** SQLite in memory: inserts of the tickets of one turn of the event loop, in one transaction. */
 function groupCommit(db: Db): (ticket: NewHdTicket) => Promise<Ticket | undefined> {
-  let queue: Pending<Ticket>[] = [];
-
-  async function commit(batch: Pending<Ticket>[]): Promise<void> {
+  async function commit(batch: readonly Pending<Ticket>[]): Promise<void> {
     try {
       const stored = await db.transaction().execute(async (trx) => {
         const rows: (Ticket | undefined)[] = [];
@@ -222,15 +245,5 @@ function groupCommit(db: Db): (ticket: NewHdTicket) => Promise<Ticket | undefine
     }
   }
 
-  return (ticket) =>
-    new Promise((resolve, reject) => {
-      queue.push({ ticket, resolve, reject });
-      if (queue.length > 1) return;
-      // The batch closes after the requests already read from the sockets had their turn.
-      setImmediate(() => {
-        const batch = queue;
-        queue = [];
-        void commit(batch);
-      });
-    });
+  return batchesPerTurn(commit);
 }

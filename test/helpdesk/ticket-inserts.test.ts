@@ -8,7 +8,12 @@ import { openDatabase, sqliteWriterThreadOf, type Db } from '../../src/db/databa
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database, NewHdTicket } from '../../src/db/schema.js';
 import { withStatementCache } from '../../src/db/statement-cache.js';
-import { batchesInFlight, createTicketInserts, type Pending } from '../../src/helpdesk/ticket-inserts.js';
+import {
+  batchesInFlight,
+  batchesPerTurn,
+  createTicketInserts,
+  type Pending,
+} from '../../src/helpdesk/ticket-inserts.js';
 import { describeEachDialect, useDialectDb, type Dialect } from '../helper.js';
 import { nextTurn } from '../support/timing.js';
 
@@ -78,12 +83,14 @@ interface HeldBatch {
   fail: (error: Error) => void;
 }
 
-/** `batchesInFlight` over a `run` that holds each batch until the test finishes or fails it. */
-function heldBatches(inFlight: number) {
+type Run = (batch: readonly Pending<string>[]) => Promise<void>;
+
+/** A batcher (`batchesInFlight`, `batchesPerTurn`) over a `run` that holds each batch until the test finishes or fails it. */
+function heldBatches(batcher: (run: Run) => (ticket: NewHdTicket) => Promise<string | undefined>) {
   const batches: HeldBatch[] = [];
   let running = 0;
   let mostRunning = 0;
-  const open = batchesInFlight<string>(
+  const open = batcher(
     (batch) =>
       new Promise<void>((resolve, reject) => {
         running += 1;
@@ -105,14 +112,13 @@ function heldBatches(inFlight: number) {
           },
         });
       }),
-    inFlight,
   );
   return { open, batches, mostRunning: () => mostRunning };
 }
 
 describe('ticket inserts: batches in flight', () => {
   it('one in flight: the first ticket goes at once, those that arrive meanwhile go together after it', async () => {
-    const { open, batches, mostRunning } = heldBatches(1);
+    const { open, batches, mostRunning } = heldBatches((run) => batchesInFlight(run, 1));
     const answers = [1, 2, 3, 4].map((n) => open(ticket(n)));
     await nextTurn();
     expect(batches.map((b) => b.externalIds)).toEqual([['ext-1']]);
@@ -130,7 +136,7 @@ describe('ticket inserts: batches in flight', () => {
   });
 
   it('two in flight: the next batch starts while one runs, never a third; batches start in arrival order', async () => {
-    const { open, batches, mostRunning } = heldBatches(2);
+    const { open, batches, mostRunning } = heldBatches((run) => batchesInFlight(run, 2));
     const answers = [1, 2, 3, 4, 5].map((n) => open(ticket(n)));
     await nextTurn();
     expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2']]);
@@ -153,7 +159,7 @@ describe('ticket inserts: batches in flight', () => {
   });
 
   it('a batch whose run fails outright fails its unanswered tickets only; the next batch runs', async () => {
-    const { open, batches } = heldBatches(1);
+    const { open, batches } = heldBatches((run) => batchesInFlight(run, 1));
     const first = open(ticket(1));
     await nextTurn();
     const [answered, unanswered] = [open(ticket(2)), open(ticket(3))];
@@ -169,6 +175,41 @@ describe('ticket inserts: batches in flight', () => {
     expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2', 'ext-3'], ['ext-4']]);
     batches[2]?.finish();
     expect(await next).toBe('stored ext-4');
+  });
+});
+
+describe('ticket inserts: batches per turn', () => {
+  it("the tickets of one turn go together at its end; the next turn's go at once, without waiting; batches in arrival order", async () => {
+    const { open, batches, mostRunning } = heldBatches(batchesPerTurn);
+    const answers = [1, 2, 3].map((n) => open(ticket(n)));
+    expect(batches).toEqual([]);
+    await nextTurn();
+    expect(batches.map((b) => b.externalIds)).toEqual([['ext-1', 'ext-2', 'ext-3']]);
+    const later = [4, 5].map((n) => open(ticket(n)));
+    await nextTurn();
+    expect(batches.map((b) => b.externalIds)).toEqual([
+      ['ext-1', 'ext-2', 'ext-3'],
+      ['ext-4', 'ext-5'],
+    ]);
+    expect(mostRunning()).toBe(2);
+    batches[1]?.finish();
+    expect(await Promise.all(later)).toEqual(['stored ext-4', 'stored ext-5']);
+    batches[0]?.finish();
+    expect(await Promise.all(answers)).toEqual(['stored ext-1', 'stored ext-2', 'stored ext-3']);
+  });
+
+  it('a batch whose run fails outright fails its unanswered tickets only; the next batch runs', async () => {
+    const { open, batches } = heldBatches(batchesPerTurn);
+    const [answered, unanswered] = [open(ticket(1)), open(ticket(2))];
+    await nextTurn();
+    batches[0]?.pendings[0]?.resolve('answered before the failure');
+    batches[0]?.fail(new Error('the run broke'));
+    expect(await answered).toBe('answered before the failure');
+    await expect(unanswered).rejects.toThrow('the run broke');
+    const next = open(ticket(3));
+    await nextTurn();
+    batches[1]?.finish();
+    expect(await next).toBe('stored ext-3');
   });
 });
 
@@ -312,54 +353,90 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
     expect(count.n).toBe(30);
   });
 
-  it('posts the next batch while the thread commits the one before, two at most; every ticket is stored', async () => {
+  /** Holds the file's write lock from a connection of its own until `release`: the thread waits for it. */
+  function holdWriteLock(): { release: () => void } {
+    const holder = new SQLite(join(folder, 'service.sqlite'));
+    holder.exec('begin immediate');
+    return {
+      release: () => {
+        holder.exec('commit');
+        holder.close();
+      },
+    };
+  }
+
+  /** Records the size of each batch posted to the thread. */
+  function batchSizesPosted(): number[] {
     const thread = sqliteWriterThreadOf(db);
     if (thread === undefined) throw new Error('no writer thread');
     const post = thread.run.bind(thread);
-    let posted = 0;
-    let mostPosted = 0;
-    thread.run = async (...args) => {
-      posted += 1;
-      mostPosted = Math.max(mostPosted, posted);
-      try {
-        return await post(...args);
-      } finally {
-        posted -= 1;
-      }
+    const sizes: number[] = [];
+    thread.run = (sql, runs, otherwise) => {
+      sizes.push(runs.length);
+      return post(sql, runs, otherwise);
     };
+    return sizes;
+  }
+
+  it('posts the tickets of one turn together; the batches posted while the thread commits go in its next commit, in arrival order', async () => {
+    const thread = sqliteWriterThreadOf(db);
+    if (thread === undefined) throw new Error('no writer thread');
+    const sizes = batchSizesPosted();
     const open = createTicketInserts(db);
-    const opened = await Promise.all(Array.from({ length: 40 }, (_, n) => open(ticket(200 + n))));
-    expect(mostPosted).toBe(2);
+    const lock = holdWriteLock();
+    const answers: Promise<{ created: boolean; ticket: { number: string } }>[] = [];
+    for (const turn of [0, 1, 2]) {
+      for (let n = 0; n < 10; n++) answers.push(open(ticket(200 + turn * 10 + n)));
+      await nextTurn();
+    }
+    expect(sizes).toEqual([10, 10, 10]);
+    const commitsBefore = thread.commits;
+    lock.release();
+    const opened = await Promise.all(answers);
     expect(opened.every((o) => o.created)).toBe(true);
     const numbers = opened.map((o) => o.ticket.number);
     expect([...numbers].sort()).toEqual(numbers);
-    expect(await db.selectFrom('hd_tickets').select('id').execute()).toHaveLength(40);
+    expect(await db.selectFrom('hd_tickets').select('id').execute()).toHaveLength(30);
+    // The thread had at most the first batch in hand when the lock held it; the others waited together.
+    expect(thread.commits - commitsBefore).toBeLessThanOrEqual(2);
   });
 
-  it('concurrency: one new external_id in two batches in flight opens one ticket; the later batch gets it as stored (docs/ticket-api.md, Settled details)', async () => {
+  it('batches the thread takes together: one the database refuses fails alone, the others are committed', async () => {
     const thread = sqliteWriterThreadOf(db);
     if (thread === undefined) throw new Error('no writer thread');
-    const post = thread.run.bind(thread);
-    const batchSizes: number[] = [];
-    let posted = 0;
-    let mostPosted = 0;
-    thread.run = async (sql, runs, otherwise) => {
-      batchSizes.push(runs.length);
-      posted += 1;
-      mostPosted = Math.max(mostPosted, posted);
-      try {
-        return await post(sql, runs, otherwise);
-      } finally {
-        posted -= 1;
-      }
-    };
+    const put = `insert into settings (key, value, updated_at) values (?, ?, 1) returning key`;
+    // Started, so that the batches below all wait behind the lock.
+    expect(await thread.run('select 1 as one', [[]])).toEqual([{ one: 1 }]);
+    const lock = holdWriteLock();
+    const outcomes = Promise.allSettled([
+      thread.run(put, [['a', '1']]),
+      thread.run(put, [['b', '2']]),
+      thread.run(put, [['a', 'taken']]),
+      thread.run(put, [['c', '3']]),
+    ]);
+    await nextTurn();
+    lock.release();
+    const settled = await outcomes;
+    expect(settled.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(String((settled[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    const stored = await db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute();
+    expect(stored).toEqual([
+      { key: 'a', value: '1' },
+      { key: 'b', value: '2' },
+      { key: 'c', value: '3' },
+    ]);
+  });
+
+  it('concurrency: one new external_id in two batches, one after the other, opens one ticket; the later batch gets it as stored (docs/ticket-api.md, Settled details)', async () => {
+    const sizes = batchSizesPosted();
     const open = createTicketInserts(db);
-    // Sent in one turn: the first call is a batch of its own, the second goes beside it while it commits.
-    const [first, second] = await Promise.all([open(ticket(9)), open(ticket(9, 'other-id'))]);
-    expect(batchSizes).toEqual([1, 1]);
-    expect(mostPosted).toBe(2);
-    expect(first).toMatchObject({ created: true, ticket: { id: 't-9', externalId: 'ext-9' } });
-    expect(second).toEqual({ created: false, ticket: first.ticket });
+    const first = open(ticket(9));
+    await nextTurn();
+    const second = open(ticket(9, 'other-id'));
+    await nextTurn();
+    expect(sizes).toEqual([1, 1]);
+    expect(await first).toMatchObject({ created: true, ticket: { id: 't-9', externalId: 'ext-9' } });
+    expect(await second).toEqual({ created: false, ticket: (await first).ticket });
     expect(await db.selectFrom('hd_tickets').select('id').execute()).toEqual([{ id: 't-9' }]);
   });
 
