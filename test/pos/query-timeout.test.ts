@@ -51,6 +51,36 @@ describeEachDialect('POS API: query time limits', (dialect) => {
     });
     expect(slow).toBeUndefined();
   });
+
+  it("the query's own transaction ends with it, committed, rolled back on an error or a time limit: the pool gets its connections back outside any transaction", async () => {
+    if (!isPostgres(t.db)) return;
+    // Inside a transaction left open, now() would stay at its start, behind the statement's own time.
+    const outside = async () => {
+      for (let i = 0; i < 4; i++) {
+        const { rows } = await sql<{
+          outside: boolean;
+        }>`select now() = statement_timestamp() as outside`.execute(t.db);
+        expect(rows[0]?.outside).toBe(true);
+      }
+    };
+    await withQueryTimeout(t.db, 5_000, (db) =>
+      sql`insert into settings (key, value, updated_at) values ('committed', 'yes', 1)`.execute(db),
+    );
+    await outside();
+    await expect(
+      withQueryTimeout(t.db, 5_000, async (db) => {
+        await sql`insert into settings (key, value, updated_at) values ('rolled-back', 'no', 1)`.execute(db);
+        throw new Error('the query broke');
+      }),
+    ).rejects.toThrow('the query broke');
+    await outside();
+    expect(await withQueryTimeout(t.db, 50, (db) => sql`select pg_sleep(1)`.execute(db))).toBeUndefined();
+    await outside();
+    const { rows } = await sql<{
+      key: string;
+    }>`select key from settings where key in ('committed', 'rolled-back')`.execute(t.db);
+    expect(rows).toEqual([{ key: 'committed' }]);
+  });
 });
 
 it('the time-limit 503: temporarily_unavailable, Retry-After 60, the documented detail (Errors, 503)', () => {
