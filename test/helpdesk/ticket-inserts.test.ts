@@ -440,6 +440,30 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
     expect(await db.selectFrom('hd_tickets').select('id').execute()).toEqual([{ id: 't-9' }]);
   });
 
+  it('concurrency: one new external_id in two batches that one commit takes together opens one ticket; the later gets it as stored (docs/ticket-api.md, Settled details)', async () => {
+    const thread = sqliteWriterThreadOf(db);
+    if (thread === undefined) throw new Error('no writer thread');
+    const sizes = batchSizesPosted();
+    const open = createTicketInserts(db);
+    const lock = holdWriteLock();
+    // A batch of its own that the thread takes and waits with behind the lock; the tickets queue after it.
+    const held = thread.run(`insert into settings (key, value, updated_at) values ('held', 'x', 1)`, [[]]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const commitsBefore = thread.commits;
+    const first = open(ticket(9));
+    await nextTurn();
+    const second = open(ticket(9, 'other-id'));
+    await nextTurn();
+    lock.release();
+    await held;
+    expect(await first).toMatchObject({ created: true, ticket: { id: 't-9', externalId: 'ext-9' } });
+    expect(await second).toEqual({ created: false, ticket: (await first).ticket });
+    expect(sizes).toEqual([1, 1, 1]);
+    // The held batch's commit, and one for both tickets (two when each went alone).
+    expect(thread.commits - commitsBefore).toBeLessThanOrEqual(2);
+    expect(await db.selectFrom('hd_tickets').select('id').execute()).toEqual([{ id: 't-9' }]);
+  });
+
   it('the same external_id from many calls at once opens one ticket, every call gets it', async () => {
     const open = createTicketInserts(db);
     const opened = await Promise.all(Array.from({ length: 10 }, (_, n) => open(ticket(4, `id-${n}`))));
