@@ -79,40 +79,37 @@ export function createTicketInserts(db: Db): TicketInserts {
 }
 
 /**
- * The tickets that arrive while `run` handles batches, handed to it together as the next batch: at most
- * `inFlight` batches handled at once, each as large as the arrivals meanwhile. A batch is never split
- * or reordered, and the batches start in the order their tickets arrived. Should `run` fail outright
- * (it answers each ticket itself, errors included), its tickets fail with that error and the next batch
- * starts all the same.
+ * The tickets that arrive while `run` handles a batch, handed to it together as the next batch: one batch
+ * at a time, each as large as the arrivals meanwhile. A batch is never split or reordered, and the
+ * batches start in the order their tickets arrived. Should `run` fail outright (it answers each ticket
+ * itself, errors included), its tickets fail with that error and the next batch starts all the same.
  */
-export function batchesInFlight<T>(
+export function oneBatchAtATime<T>(
   run: (batch: readonly Pending<T>[]) => Promise<void>,
-  inFlight: number,
 ): (ticket: NewHdTicket) => Promise<T | undefined> {
   let queue: Pending<T>[] = [];
-  let running = 0;
+  let running = false;
 
-  function startBatches(): void {
-    while (queue.length > 0 && running < inFlight) {
-      const batch = queue;
-      queue = [];
-      running += 1;
-      run(batch)
-        .catch((error: unknown) => {
-          // Settling a ticket already answered does nothing: only the unanswered ones get the error.
-          for (const pending of batch) pending.reject(error);
-        })
-        .finally(() => {
-          running -= 1;
-          startBatches();
-        });
-    }
+  function startBatch(): void {
+    if (queue.length === 0 || running) return;
+    const batch = queue;
+    queue = [];
+    running = true;
+    run(batch)
+      .catch((error: unknown) => {
+        // Settling a ticket already answered does nothing: only the unanswered ones get the error.
+        for (const pending of batch) pending.reject(error);
+      })
+      .finally(() => {
+        running = false;
+        startBatch();
+      });
   }
 
   return (ticket) =>
     new Promise<T | undefined>((resolve, reject) => {
       queue.push({ ticket, resolve, reject });
-      startBatches();
+      startBatch();
     });
 }
 
@@ -179,7 +176,7 @@ function groupedOnPostgres(db: Db) {
 
   // One statement at a time. Two at once (on two pooled connections) made the batches smaller and cost
   // the database a quarter more CPU a ticket, for fewer tickets a second (bench/ticket-ab.ts).
-  return batchesInFlight(run, 1);
+  return oneBatchAtATime(run);
 }
 
 /**

@@ -9,9 +9,9 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database, NewHdTicket } from '../../src/db/schema.js';
 import { withStatementCache } from '../../src/db/statement-cache.js';
 import {
-  batchesInFlight,
   batchesPerTurn,
   createTicketInserts,
+  oneBatchAtATime,
   type Pending,
 } from '../../src/helpdesk/ticket-inserts.js';
 import { describeEachDialect, useDialectDb, type Dialect } from '../helper.js';
@@ -85,7 +85,7 @@ interface HeldBatch {
 
 type Run = (batch: readonly Pending<string>[]) => Promise<void>;
 
-/** A batcher (`batchesInFlight`, `batchesPerTurn`) over a `run` that holds each batch until the test finishes or fails it. */
+/** A batcher (`oneBatchAtATime`, `batchesPerTurn`) over a `run` that holds each batch until the test finishes or fails it. */
 function heldBatches(batcher: (run: Run) => (ticket: NewHdTicket) => Promise<string | undefined>) {
   const batches: HeldBatch[] = [];
   let running = 0;
@@ -116,9 +116,9 @@ function heldBatches(batcher: (run: Run) => (ticket: NewHdTicket) => Promise<str
   return { open, batches, mostRunning: () => mostRunning };
 }
 
-describe('ticket inserts: batches in flight', () => {
-  it('one in flight: the first ticket goes at once, those that arrive meanwhile go together after it', async () => {
-    const { open, batches, mostRunning } = heldBatches((run) => batchesInFlight(run, 1));
+describe('ticket inserts: one batch at a time', () => {
+  it('the first ticket goes at once, those that arrive meanwhile go together after it, never two batches at once', async () => {
+    const { open, batches, mostRunning } = heldBatches(oneBatchAtATime);
     const answers = [1, 2, 3, 4].map((n) => open(ticket(n)));
     await nextTurn();
     expect(batches.map((b) => b.externalIds)).toEqual([['ext-1']]);
@@ -135,31 +135,8 @@ describe('ticket inserts: batches in flight', () => {
     expect(mostRunning()).toBe(1);
   });
 
-  it('two in flight: the next batch starts while one runs, never a third; batches start in arrival order', async () => {
-    const { open, batches, mostRunning } = heldBatches((run) => batchesInFlight(run, 2));
-    const answers = [1, 2, 3, 4, 5].map((n) => open(ticket(n)));
-    await nextTurn();
-    expect(batches.map((b) => b.externalIds)).toEqual([['ext-1'], ['ext-2']]);
-    const later = [6, 7].map((n) => open(ticket(n)));
-    batches[1]?.finish();
-    await nextTurn();
-    // The first batch still runs: the arrivals go together in one batch beside it.
-    expect(batches.map((b) => b.externalIds)).toEqual([
-      ['ext-1'],
-      ['ext-2'],
-      ['ext-3', 'ext-4', 'ext-5', 'ext-6', 'ext-7'],
-    ]);
-    expect(await answers[1]).toBe('stored ext-2');
-    batches[0]?.finish();
-    batches[2]?.finish();
-    expect(await Promise.all([...answers, ...later])).toEqual(
-      [1, 2, 3, 4, 5, 6, 7].map((n) => `stored ext-${n}`),
-    );
-    expect(mostRunning()).toBe(2);
-  });
-
   it('a batch whose run fails outright fails its unanswered tickets only; the next batch runs', async () => {
-    const { open, batches } = heldBatches((run) => batchesInFlight(run, 1));
+    const { open, batches } = heldBatches(oneBatchAtATime);
     const first = open(ticket(1));
     await nextTurn();
     const [answered, unanswered] = [open(ticket(2)), open(ticket(3))];
