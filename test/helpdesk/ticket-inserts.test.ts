@@ -6,6 +6,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, sqliteWriterThreadOf, type Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import type { SqliteWriterThread } from '../../src/db/sqlite-writer-thread.js';
 import type { Database, NewHdTicket } from '../../src/db/schema.js';
 import { withStatementCache } from '../../src/db/statement-cache.js';
 import {
@@ -330,6 +331,13 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
     expect(count.n).toBe(30);
   });
 
+  /** The database's writer thread. */
+  function writerThread(): SqliteWriterThread {
+    const thread = sqliteWriterThreadOf(db);
+    if (thread === undefined) throw new Error('no writer thread');
+    return thread;
+  }
+
   /** Holds the file's write lock from a connection of its own until `release`: the thread waits for it. */
   function holdWriteLock(): { release: () => void } {
     const holder = new SQLite(join(folder, 'service.sqlite'));
@@ -344,8 +352,7 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
 
   /** Records the size of each batch posted to the thread. */
   function batchSizesPosted(): number[] {
-    const thread = sqliteWriterThreadOf(db);
-    if (thread === undefined) throw new Error('no writer thread');
+    const thread = writerThread();
     const post = thread.run.bind(thread);
     const sizes: number[] = [];
     thread.run = (sql, runs, otherwise) => {
@@ -356,8 +363,7 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
   }
 
   it('posts the tickets of one turn together; the batches posted while the thread commits go in its next commit, in arrival order', async () => {
-    const thread = sqliteWriterThreadOf(db);
-    if (thread === undefined) throw new Error('no writer thread');
+    const thread = writerThread();
     const sizes = batchSizesPosted();
     const open = createTicketInserts(db);
     const lock = holdWriteLock();
@@ -379,8 +385,7 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
   });
 
   it('batches the thread takes together: one the database refuses fails alone, the others are committed', async () => {
-    const thread = sqliteWriterThreadOf(db);
-    if (thread === undefined) throw new Error('no writer thread');
+    const thread = writerThread();
     const put = `insert into settings (key, value, updated_at) values (?, ?, 1) returning key`;
     // Started, so that the batches below all wait behind the lock.
     expect(await thread.run('select 1 as one', [[]])).toEqual([{ one: 1 }]);
@@ -418,8 +423,7 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
   });
 
   it('concurrency: one new external_id in two batches that one commit takes together opens one ticket; the later gets it as stored (docs/ticket-api.md, Settled details)', async () => {
-    const thread = sqliteWriterThreadOf(db);
-    if (thread === undefined) throw new Error('no writer thread');
+    const thread = writerThread();
     const sizes = batchSizesPosted();
     const open = createTicketInserts(db);
     const lock = holdWriteLock();
@@ -449,8 +453,7 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
   });
 
   it("the thread runs a batch's fallback statement, in its transaction, for each run that returned no row", async () => {
-    const thread = sqliteWriterThreadOf(db);
-    if (thread === undefined) throw new Error('no writer thread');
+    const thread = writerThread();
     const insert = `insert into settings (key, value, updated_at) values (?, ?, 1)
       on conflict (key) do nothing returning 'inserted' as source, value`;
     const find = `select 'found' as source, value from settings where key = ?`;
@@ -471,8 +474,7 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
   });
 
   it("a statement's text crosses to the thread once; its number serves the next batches, and a new thread's", async () => {
-    const thread = sqliteWriterThreadOf(db);
-    if (thread === undefined) throw new Error('no writer thread');
+    const thread = writerThread();
     const put = `insert into settings (key, value, updated_at) values (?, ?, 1)
       on conflict (key) do update set value = excluded.value returning key, value`;
     const get = 'select value from settings where key = ?';
@@ -486,8 +488,7 @@ describe('ticket inserts: group commit on the writer thread [sqlite file]', () =
   });
 
   it('a statement SQLite refuses fails each batch with its own error; runs of uneven length are refused', async () => {
-    const thread = sqliteWriterThreadOf(db);
-    if (thread === undefined) throw new Error('no writer thread');
+    const thread = writerThread();
     const wrong = 'select value from no_such_table where key = ?';
     await expect(thread.run(wrong, [['a']])).rejects.toThrow(/no such table/);
     await expect(thread.run(wrong, [['a']])).rejects.toThrow(/no such table/);
