@@ -328,7 +328,9 @@ describeEachDialect('admin API, help desk: refusals', (dialect) => {
             }
           },
         ),
-        { numRuns: 120 },
+        // A fixed seed, as the other fuzz suites: with a random one, a run now and then drew 5 writes or
+        // fewer and failed the check below, which is about the generator, not the service.
+        { numRuns: 120, seed: 20_261_129 },
       );
       // The generator also writes, not only refuses.
       expect(accepted).toBeGreaterThan(5);
