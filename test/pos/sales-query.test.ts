@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { findPlaceCurrency } from '../../src/pos/places/place-repository.js';
 import { rawSalesReader } from '../../src/pos/sales/raw-sales-reader.js';
 import { salesByPaymentMethod, type SalesQuery } from '../../src/pos/sales/sales-query.js';
 import { describeEachDialect, useTestApp, type TestApp } from '../helper.js';
@@ -57,7 +58,8 @@ async function post(t: TestApp, receipts: Body[], account = 'acme'): Promise<voi
   await t.admin('POST', `${POS}/accounts/${account}/receipts`, { receipts });
 }
 
-function query(t: TestApp, overrides: Partial<SalesQuery> = {}) {
+/** The figures as the sales service reads them, in the currency it read with the place (USD: acme's). */
+function query(t: TestApp, overrides: Partial<SalesQuery> = {}, currency = 'USD') {
   return salesByPaymentMethod(
     t.db,
     {
@@ -68,6 +70,7 @@ function query(t: TestApp, overrides: Partial<SalesQuery> = {}) {
       to: TO,
       ...overrides,
     },
+    currency,
     rawSalesReader,
   );
 }
@@ -261,10 +264,7 @@ describeEachDialect('sales by payment method, the query', (dialect) => {
       expect(await query(t)).toMatchObject({ currency: 'USD', total: { count: 1, amount: '1.00' } });
       expect((await query(t, { eventId: 'e1' })).total).toEqual({ count: 1, amount: '1.00' });
       expect((await query(t, { placeId: 'p2' })).total).toEqual({ count: 1, amount: '2.00' });
-      expect(await query(t, { accountId: 'other' })).toMatchObject({
-        currency: 'BRL',
-        total: { count: 2, amount: '12.00' },
-      });
+      expect((await query(t, { accountId: 'other' }, 'BRL')).total).toEqual({ count: 2, amount: '12.00' });
       expect((await query(t, { accountId: 'other', eventId: 'e1' })).total).toEqual({
         count: 1,
         amount: '4.00',
@@ -272,9 +272,17 @@ describeEachDialect('sales by payment method, the query', (dialect) => {
       expect((await query(t, { placeId: 'p9' })).total).toEqual({ count: 0, amount: '0.00' });
     });
 
-    it('an account that does not exist is an error, not an empty answer', async () => {
+    it("the currency is the place's account's, read with the place; a place the account does not have has none", async () => {
       await seed(t);
-      await expect(query(t, { accountId: 'nobody' })).rejects.toThrow('nobody');
+      expect(await findPlaceCurrency(t.db, 'acme', 'p1')).toBe('USD');
+      expect(await findPlaceCurrency(t.db, 'acme', 'p2')).toBe('USD');
+      // The same place id in another account: that account's money (BRL, the default).
+      expect(await findPlaceCurrency(t.db, 'other', 'p1')).toBe('BRL');
+      expect(await findPlaceCurrency(t.db, 'other', 'p2')).toBeUndefined();
+      expect(await findPlaceCurrency(t.db, 'acme', 'p9')).toBeUndefined();
+      expect(await findPlaceCurrency(t.db, 'nobody', 'p1')).toBeUndefined();
+      await t.admin('PUT', `${POS}/accounts/other`, { name: 'Outra', currency: 'EUR' });
+      expect(await findPlaceCurrency(t.db, 'other', 'p1')).toBe('EUR');
     });
   });
 

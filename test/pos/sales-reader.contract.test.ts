@@ -114,6 +114,7 @@ describeEachDialect('sales by payment method, the query: properties', (dialect) 
                     from,
                     to,
                   },
+                  CURRENCY[q.location.account]!,
                   reader,
                 );
                 // The period actually queried: whole seconds, fractions rounded up.

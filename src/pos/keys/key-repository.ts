@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { PosKeyTable } from '../../db/schema.js';
 import { hashApiKey, hashMatches, hasKeyShape } from '../../lib/api-key.js';
 import type { KeyMatch } from './key-state.js';
@@ -123,6 +124,22 @@ export async function updateKey(
   return result.numUpdatedRows > 0n;
 }
 
+/** The look-up of every POS API call's key: compiled once (src/db/prepared-query.ts). */
+const keyByHash = prepareQuery('pos_key_by_hash', (db: Db, v: { hash: string }) =>
+  db
+    .selectFrom('pos_keys')
+    .innerJoin('pos_accounts', 'pos_accounts.id', 'pos_keys.account_id')
+    .selectAll('pos_keys')
+    .select('pos_accounts.active as account_active')
+    .where((eb) =>
+      eb.or([
+        eb('pos_keys.current_key_hash', '=', v.hash),
+        eb('pos_keys.previous_key_hash', '=', v.hash),
+        eb('pos_keys.replaced_key_hash', '=', v.hash),
+      ]),
+    ),
+);
+
 /**
  * The key whose current, previous or replaced hash is the hash of `keyText`, and which one matched.
  * Undefined for text without the shape of a merchant key, and for a key nobody has (including a key from
@@ -131,19 +148,7 @@ export async function updateKey(
 export async function findKeyByText(db: Db, keyText: string): Promise<FoundPosKey | undefined> {
   if (!hasKeyShape(keyText, POS_KEY_PREFIX)) return undefined;
   const hash = hashApiKey(keyText);
-  const row = await db
-    .selectFrom('pos_keys')
-    .innerJoin('pos_accounts', 'pos_accounts.id', 'pos_keys.account_id')
-    .selectAll('pos_keys')
-    .select('pos_accounts.active as account_active')
-    .where((eb) =>
-      eb.or([
-        eb('pos_keys.current_key_hash', '=', hash),
-        eb('pos_keys.previous_key_hash', '=', hash),
-        eb('pos_keys.replaced_key_hash', '=', hash),
-      ]),
-    )
-    .executeTakeFirst();
+  const [row] = await keyByHash.rows(db, { hash });
   if (row === undefined) return undefined;
   const { account_active: accountActive, ...stored } = row;
   const key = toRecord(stored);

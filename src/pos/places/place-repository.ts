@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { PosPlaceTable } from '../../db/schema.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import { upsertRow } from '../../db/upsert.js';
 
 /** A place (point of sale) of an account. */
@@ -35,14 +36,33 @@ function toPlace(row: Selectable<PosPlaceTable>): PosPlace {
   };
 }
 
+/** The look-up of a place by its key, on every POS API call that names one: compiled once (src/db/prepared-query.ts). */
+const placeById = prepareQuery('pos_place_by_id', (db: Db, v: { accountId: string; id: string }) =>
+  db.selectFrom('pos_places').selectAll().where('account_id', '=', v.accountId).where('id', '=', v.id),
+);
+
 export async function findPlace(db: Db, accountId: string, id: string): Promise<PosPlace | undefined> {
-  const row = await db
-    .selectFrom('pos_places')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const [row] = await placeById.rows(db, { accountId, id });
   return row === undefined ? undefined : toPlace(row);
+}
+
+/** The look-up of every sales call's place: compiled once (src/db/prepared-query.ts). */
+const placeCurrency = prepareQuery('pos_place_currency', (db: Db, v: { accountId: string; id: string }) =>
+  db
+    .selectFrom('pos_places')
+    .innerJoin('pos_accounts', 'pos_accounts.id', 'pos_places.account_id')
+    .select('pos_accounts.currency')
+    .where('pos_places.account_id', '=', v.accountId)
+    .where('pos_places.id', '=', v.id),
+);
+
+/**
+ * The currency of the account a place belongs to, in which every amount of the place's figures is;
+ * undefined when the account has no such place.
+ */
+export async function findPlaceCurrency(db: Db, accountId: string, id: string): Promise<string | undefined> {
+  const [row] = await placeCurrency.rows(db, { accountId, id });
+  return row?.currency;
 }
 
 /** The places of an account, by id. */

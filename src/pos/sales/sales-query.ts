@@ -41,8 +41,8 @@ function periodBound(ms: number): number {
  * period; so a late offline receipt enters its period, and a receipt cancelled later leaves it.
  *
  * The caller has already checked the request: the place belongs to the account (and is reached by the
- * key), the event to the place, `from` is not after `to`, and the 120-day limit on the rounded period.
- * Throws when the account does not exist (an authenticated key always has one).
+ * key), the event to the place, `from` is not after `to`, and the 120-day limit on the rounded period;
+ * and read the account's `currency` with the place.
  *
  * The groups come from a `SalesReader` (sales-reader.ts): every reader returns the same groups for the
  * same query, which one contract test checks against an independent reference.
@@ -50,23 +50,18 @@ function periodBound(ms: number): number {
 export async function salesByPaymentMethod(
   db: Db,
   query: SalesQuery,
+  currency: string,
   reader: SalesReader,
 ): Promise<SalesByPaymentMethod> {
   const from = periodBound(query.from);
   const to = periodBound(query.to);
-  const account = await db
-    .selectFrom('pos_accounts')
-    .select('currency')
-    .where('id', '=', query.accountId)
-    .executeTakeFirst();
-  if (account === undefined) throw new Error(`There is no account "${query.accountId}".`);
   const groups = await reader.receiptGroups(db, { ...query, from, to });
   return {
     from: wireTime(from),
     to: wireTime(to),
     place: query.placeId,
     event: query.eventId,
-    currency: account.currency,
+    currency,
     ...salesFigures(groups),
   };
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { withQueryTimeout } from '../../db/query-timeout.js';
 import { findEvent } from '../places/event-repository.js';
-import { reachablePlace, type KeyReach } from '../keys/place-reach.js';
+import { reachablePlaceCurrency, type KeyReach } from '../keys/place-reach.js';
 import type { LimitRefusal } from '../api/limit-decision.js';
 import type { PosLimits, PosQuota } from '../api/pos-limits.js';
 import { salesByPaymentMethod, type SalesByPaymentMethod } from './sales-query.js';
@@ -55,8 +55,8 @@ export function createSalesService(deps: {
      */
     async byPaymentMethod(request: SalesRequest): Promise<SalesOutcome> {
       const { reach, placeId, eventId } = request;
-      if ((await reachablePlace(readDb, reach, placeId)) === undefined)
-        return { ok: false, reason: 'unknown_place' };
+      const currency = await reachablePlaceCurrency(readDb, reach, placeId);
+      if (currency === undefined) return { ok: false, reason: 'unknown_place' };
       if (eventId !== null && (await findEvent(readDb, reach.account_id, placeId, eventId)) === undefined)
         return { ok: false, reason: 'unknown_event' };
       const admitted = request.quota === undefined ? undefined : await limits.beginSalesQuery(request.quota);
@@ -71,6 +71,7 @@ export function createSalesService(deps: {
             salesByPaymentMethod(
               db,
               { accountId: reach.account_id, placeId, eventId, from: request.from, to: request.to },
+              currency,
               reader,
             ),
           { parallelWorkers: false },
