@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './database.js';
+import { onSession, type Db } from './database.js';
 import { isPostgres } from './dialect.js';
 
 /** How a query run by `withQueryTimeout` is planned on PostgreSQL, besides its time limit. */
@@ -14,8 +14,8 @@ export interface QueryPlanning {
 /**
  * Runs a query with a time limit. PostgreSQL cancels it (`statement_timeout`); SQLite runs queries
  * synchronously and cannot be interrupted, so there the answer is refused when it took longer than the
- * limit. Returns undefined when the limit passed. On PostgreSQL the settings are local to a transaction
- * of the query's own, and sent together in one round trip.
+ * limit. Returns undefined when the limit passed. On PostgreSQL the query runs on connections whose
+ * sessions hold the limit and its planning (`onSession`): one round trip for a query of one statement.
  */
 export async function withQueryTimeout<T>(
   db: Db,
@@ -24,14 +24,10 @@ export async function withQueryTimeout<T>(
   planning: QueryPlanning = {},
 ): Promise<T | undefined> {
   if (isPostgres(db)) {
-    const settings = [`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`];
-    if (planning.parallelWorkers === false) settings.push('set local max_parallel_workers_per_gather = 0');
+    const settings: Record<string, number> = { statement_timeout: Math.max(1, Math.floor(ms)) };
+    if (planning.parallelWorkers === false) settings.max_parallel_workers_per_gather = 0;
     try {
-      return await db.transaction().execute(async (trx) => {
-        // Without parameters the driver sends the text as a simple query, whose statements may be several.
-        await sql.raw(settings.join('; ')).execute(trx);
-        return run(trx);
-      });
+      return await run(onSession(db, settings));
     } catch (error) {
       if ((error as { code?: unknown }).code === '57014') return undefined;
       throw error;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { onSession, type Db } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
 import { nameStatementText } from '../../db/prepared-query.js';
 import { periodReading, SLOT_LENGTHS } from './sales-bucket-layout.js';
@@ -84,16 +84,13 @@ async function bucketReceiptGroups(
  * Runs the read without parallel workers on PostgreSQL. The statement reads a few thousand buckets through
  * index ranges, yet the planner's estimate for many ranges of one index can reach the cost at which it
  * starts workers, and starting them takes longer than the whole read (measured: 45 to 85 ms on a busy
- * host, against 1 to 2 ms without). The sales service runs the read in a transaction of its own that it
- * sets so, with its time limit, in one round trip (`withQueryTimeout`, `parallelWorkers: false`): a read
- * in a transaction is left to it. A caller outside a transaction gets one of its own here.
+ * host, against 1 to 2 ms without). The read runs on connections whose sessions are set so (`onSession`);
+ * the sales service's, which also hold its time limit (`withQueryTimeout`, `parallelWorkers: false`),
+ * already are. A read in a transaction is left to the transaction.
  */
-async function withoutParallelWorkers<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
+function withoutParallelWorkers<T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> {
   if (!isPostgres(db) || db.isTransaction) return read(db);
-  return db.transaction().execute(async (trx) => {
-    await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
-    return read(trx);
-  });
+  return read(onSession(db, { max_parallel_workers_per_gather: 0 }));
 }
 
 /** A bucket reader over the given slot lengths (those the buckets were built with). */
@@ -101,7 +98,7 @@ export function createBucketSalesReader(lengths: readonly number[] = SLOT_LENGTH
   return {
     name: 'buckets',
     receiptGroups: (db, query) =>
-      withoutParallelWorkers(db, (trx) => bucketReceiptGroups(trx, query, lengths)),
+      withoutParallelWorkers(db, (planned) => bucketReceiptGroups(planned, query, lengths)),
   };
 }
 
