@@ -3,14 +3,14 @@ import type { Db } from '../../db/database.js';
 import type { TimeLimit } from '../../db/query-timeout.js';
 import { SLOT_LENGTHS, SMALLEST_SLOT } from '../sales/sales-bucket-layout.js';
 import type { ReceiptCounts } from './receipt-repository.js';
-import { countsTowardFigures } from './receipt-rules.js';
-import type { ReceiptStaging } from './receipt-staging.js';
+import { PAGE_COLUMNS, type ReceiptStaging } from './receipt-staging.js';
 
 // The last step of an upload on PostgreSQL (receipt-apply.ts): the staged receipts (receipt-staging.ts)
-// are sent a page at a time, one array parameter a column, and one statement does the page's work on the
-// server: it reads the stored states, counts the comparison, writes the receipts that changed and keeps
-// the page's bucket deltas summed per smallest slot. All of a statement's parts see the table as it was
-// when the statement began, so the deltas subtract the states the write replaces.
+// are sent a page at a time, each the one JSON text the staging file writes for it (no object a receipt
+// in the service's memory), and one statement does the page's work on the server: it reads the stored
+// states, counts the comparison, writes the receipts that changed and keeps the page's bucket deltas
+// summed per smallest slot. All of a statement's parts see the table as it was when the statement
+// began, so the deltas subtract the states the write replaces.
 //
 // The deltas (−1 and −cents for each stored counted state replaced, +1 and +cents for each staged
 // counted state) go to a temporary table of the transaction without index; at the end they are summed
@@ -61,20 +61,37 @@ function stateRows(source: 'old' | 's', byEvent: boolean): string {
   );
 }
 
+/** The type of each column of a staged page's rows (PAGE_COLUMNS). */
+const PAGE_TYPES: Record<(typeof PAGE_COLUMNS)[number], string> = {
+  id: 'text',
+  place_id: 'text',
+  event_id: 'text',
+  occurred_at: 'int8',
+  payment_method: 'text',
+  brand: 'text',
+  amount_cents: 'int8',
+  kind: 'text',
+  status: 'text',
+  demo: 'int4',
+  counted: 'int4',
+  first: 'jsonb',
+  changed: 'int4',
+};
+
 /**
- * Parameters: account, now, then the page's columns. Answers the page's receipts, those stored, and
- * those stored unchanged. A staged receipt is written unless the stored one equals the first version
- * the upload sent and no later version differed; a replaced one keeps its `received_at`.
+ * Parameters: account, now, the page as the staging wrote it (`jsonPages`). Answers the page's receipts,
+ * those stored, and those stored unchanged. A staged receipt is written unless the stored one equals the
+ * first version the upload sent and no later version differed; a replaced one keeps its `received_at`.
  */
 const APPLY_PAGE =
-  'with s as (select * from unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::text[], ' +
-  '$8::text[], $9::int8[], $10::text[], $11::text[], $12::int4[], $13::int4[], $14::jsonb[], $15::int4[]) ' +
-  'as s(id, place_id, event_id, occurred_at, payment_method, brand, amount_cents, kind, status, demo, ' +
-  'counted, first, changed)), ' +
-  // The stored states by the page's ids, through the primary key ($3 is the ids' array). A join with `s`
-  // was planned, with the statistics of a table still growing inside the transaction, as a hash of every
-  // receipt of the account: each page read them all, and a million-receipt upload slowed page by page.
-  'old as (select r.* from pos_receipts r where r.account_id = $1 and r.id = any($3::text[])), ' +
+  'with s as materialized (select ' +
+  PAGE_COLUMNS.map((column, i) => `(e->>${i})::${PAGE_TYPES[column]} as ${column}`).join(', ') +
+  ' from jsonb_array_elements($3::jsonb) e), ' +
+  // The stored states by the page's ids, through the primary key (the ids as one array). A join with
+  // `s` was planned, with the statistics of a table still growing inside the transaction, as a hash of
+  // every receipt of the account: each page read them all, and a million-receipt upload slowed page by
+  // page.
+  'old as (select r.* from pos_receipts r where r.account_id = $1 and r.id = any(array(select id from s))), ' +
   'compared as (select s.*, r.id is not null as stored, ' +
   `coalesce(${SAME_AS_FIRST}, false) as same from s left join old r on r.id = s.id), ` +
   'written as (insert into pos_receipts (account_id, id, place_id, event_id, occurred_at, payment_method, ' +
@@ -125,26 +142,6 @@ const WRITE_BUCKETS =
   `from (${SLOT_LENGTHS.map(lengthRows).join(' union all ')}) b ` +
   `order by place_id, event_id, slot_ms, slot_start, payment_method, branded, brand ${ADD_TO_BUCKETS}`;
 
-/** The staged page as the statement's arrays, one a column. */
-function pageColumns(page: ReturnType<ReceiptStaging['pages']> extends Generator<infer P> ? P : never) {
-  const column = <T>(of: (row: (typeof page)[number]) => T) => page.map(of);
-  return [
-    column(({ receipt }) => receipt.id),
-    column(({ receipt }) => receipt.placeId),
-    column(({ receipt }) => receipt.eventId),
-    column(({ receipt }) => receipt.occurredAt),
-    column(({ receipt }) => receipt.paymentMethod),
-    column(({ receipt }) => receipt.brand),
-    column(({ receipt }) => receipt.amountCents),
-    column(({ receipt }) => receipt.kind),
-    column(({ receipt }) => receipt.status),
-    column(({ receipt }) => (receipt.demo ? 1 : 0)),
-    column(({ receipt }) => (countsTowardFigures(receipt) ? 1 : 0)),
-    column(({ receipt, first }) => (first === receipt ? null : JSON.stringify(first))),
-    column(({ changedInUpload }) => (changedInUpload ? 1 : 0)),
-  ];
-}
-
 /**
  * Writes the staged receipts into the account in the caller's transaction (after `lockReceiptWrites`
  * and the check of its places and events) and keeps its sales buckets. Returns the counts of the
@@ -159,10 +156,10 @@ export async function applyStagingOnPostgres(
 ): Promise<ReceiptCounts> {
   const counts: ReceiptCounts = { inserted: 0, updated: 0, unchanged: 0 };
   await trx.executeQuery(CompiledQuery.raw(CREATE_DELTAS));
-  for (const page of staging.pages(PAGE)) {
+  for (const page of staging.jsonPages(PAGE)) {
     await limit.check();
     const { rows } = await trx.executeQuery<{ receipts: number; stored: number; unchanged: number }>(
-      CompiledQuery.raw(APPLY_PAGE, [accountId, now, ...pageColumns(page)]),
+      CompiledQuery.raw(APPLY_PAGE, [accountId, now, page]),
     );
     const found = rows[0];
     if (found === undefined) continue;

@@ -27,16 +27,6 @@ export interface UploadedReceipt {
   position: number;
 }
 
-/** One staged receipt: the last version the upload sent of its id, and what the apply step needs. */
-interface StagedReceipt {
-  /** The last version of the receipt in the upload: the one stored. */
-  receipt: ReceiptData;
-  /** The first version of the receipt in the upload: the one compared with the stored receipt. */
-  first: ReceiptData;
-  /** Whether a later version differed from the one before it (then the receipt is written). */
-  changedInUpload: boolean;
-}
-
 /** Counts of versions of a receipt that came again in the upload, compared with the version before. */
 interface RepeatCounts {
   updated: number;
@@ -92,7 +82,23 @@ const HOURS_PER_TURN = 20_000;
 
 // The first version of a receipt sent again is rare: it is kept as JSON beside the last one.
 const encode = (receipt: ReceiptData) => JSON.stringify(receipt);
-const decode = (text: string) => JSON.parse(text) as ReceiptData;
+
+/** The columns of a staged receipt in a page of `jsonPages`, in the order each row's array holds them. */
+export const PAGE_COLUMNS = [
+  'id',
+  'place_id',
+  'event_id',
+  'occurred_at',
+  'payment_method',
+  'brand',
+  'amount_cents',
+  'kind',
+  'status',
+  'demo',
+  'counted',
+  'first',
+  'changed',
+] as const;
 
 /** The staging store of one upload; `close` deletes it. */
 export interface ReceiptStaging {
@@ -119,8 +125,12 @@ export interface ReceiptStaging {
    * afterwards.
    */
   writeHourSums(): Promise<void>;
-  /** The staged receipts by id, `pageSize` at a time. */
-  pages(pageSize: number): Generator<StagedReceipt[]>;
+  /**
+   * The staged receipts by id, `pageSize` at a time, each page one JSON text written by SQLite: an array
+   * of rows, each an array of the staged table's columns in the order of PAGE_COLUMNS (`first` a JSON
+   * text itself, or null). No object a receipt is made on the way: a page is one string.
+   */
+  jsonPages(pageSize: number): Generator<string>;
   /** The distinct places, and events with their place, that staged receipts name. */
   references(): { places: string[]; events: { placeId: string; eventId: string }[] };
   /** The first position of a staged receipt in `placeId` (and `eventId`, when given). */
@@ -217,8 +227,9 @@ export function openReceiptStaging({ sumHours = false }: { sumHours?: boolean } 
   const put = store.prepare(
     `insert or replace into staged (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const page = store.prepare<[string, number], Row>(
-    `select ${COLUMNS} from staged where id > ? order by id limit ?`,
+  const jsonPage = store.prepare<[string, number], { page: string; last: string | null }>(
+    `select json_group_array(json_array(${PAGE_COLUMNS.join(', ')})) as page, max(id) as last ` +
+      `from (select * from staged where id > ? order by id limit ?)`,
   );
   const counts: RepeatCounts = { updated: 0, unchanged: 0 };
   // The staging file is one account's upload: its sums carry no account.
@@ -266,20 +277,14 @@ export function openReceiptStaging({ sumHours = false }: { sumHours?: boolean } 
       sumsWritten = true;
       await writeHours(store, sum);
     },
-    *pages(pageSize) {
+    *jsonPages(pageSize) {
       let after = '';
       for (;;) {
-        const rows = page.all(after, pageSize);
-        if (rows.length === 0) return;
-        yield rows.map((row) => {
-          const receipt = toReceipt(row);
-          return {
-            receipt,
-            first: row.first === null ? receipt : decode(row.first),
-            changedInUpload: row.changed === 1,
-          };
-        });
-        after = rows[rows.length - 1]?.id ?? after;
+        // An aggregate answers one row, its `last` null once no receipt is left.
+        const row = jsonPage.get(after, pageSize);
+        if (row === undefined || row.last === null) return;
+        yield row.page;
+        after = row.last;
       }
     },
     references() {
