@@ -147,6 +147,9 @@ describe.skipIf(!HAS_CHROMIUM)(
         expect(paused.status).toBe(401);
         expect(((await paused.json()) as { reason?: string }).reason).toBe('paused');
         await page.getByRole('button', { name: 'Reativar' }).click();
+        // The page the form's answer leads to, before anything else: a reload while that navigation is
+        // under way can find the page detached (seen once in CI: "Not attached to an active page").
+        await page.locator('.flash', { hasText: 'reativada' }).waitFor();
         expect((await api(key, '/ping')).status).toBe(200);
         // The key's history from the audit trail, with the user who acted; its last use once flushed.
         await t!.services.keyUse.flush({ all: true });
@@ -174,6 +177,7 @@ describe.skipIf(!HAS_CHROMIUM)(
         await page.getByRole('link', { name: 'Revogar' }).click();
         await look(page, 'key-revoke');
         await page.getByRole('button', { name: 'Revogar “ERP da matriz” para sempre' }).click();
+        await page.locator('.flash', { hasText: 'revogada' }).waitFor();
         for (const text of [key, rotated]) {
           const revoked = await api(text, '/ping');
           expect(revoked.status).toBe(401);
