@@ -80,6 +80,8 @@ describeEachDialect(
           { role: 'system', channel: 'service', ip: null },
         );
         await page.getByRole('button', { name: 'Sign out' }).click();
+        // The sign-out's answer first: a navigation started while its form's is under way cuts it.
+        await page.waitForURL(/\/console\/sign-in$/);
         await page.goto(link.url);
         await page.getByLabel('New password', { exact: true }).fill('support passphrase for the console');
         await page
