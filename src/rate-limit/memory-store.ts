@@ -111,9 +111,10 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       if (allowed) times.push(now);
       return Promise.resolve({ allowed, count: times.length, oldestAt: times[0] ?? now });
     },
-    takeAll(limits, windowMs, now): Promise<MultiWindowTake> {
+    takeAll(limits, windowMs, now, ending): Promise<MultiWindowTake> {
       if (new Set(limits.map((window) => window.key)).size !== limits.length)
         return Promise.reject(new Error('takeAll needs distinct keys'));
+      if (ending !== undefined) leases.get(ending.key)?.delete(ending.token);
       tick(now, windowMs);
       const all = limits.map(({ key, limit }) => ({ times: live(key, windowMs, now), limit }));
       const allowed = all.every(({ times, limit }) => times.length < limit);

@@ -13,6 +13,12 @@ export interface WindowLimit {
   limit: number;
 }
 
+/** A lease to end (as `release` without `keep`) in the same operation as a `takeAll`. */
+export interface LeaseToEnd {
+  key: string;
+  token: string;
+}
+
 /** The outcome of `takeAll`: admitted by every window, or by none. */
 export interface MultiWindowTake {
   /** True when every window had room; the call was then counted in all of them. */
@@ -63,7 +69,8 @@ export type LeaseAcquire =
  *   WITHSCORES` for `oldestAt` (`waitBelow`: `ZRANGE key -threshold -threshold WITHSCORES`);
  * - `takeAll`: the same ZREMRANGEBYSCORE + ZCARD on every KEYS[i], then ZADD on all of them only when
  *   each had room. A Lua script may touch several keys only if they share a cluster slot: the caller
- *   names them with one hash tag (`{account}`), which a single Redis instance ignores;
+ *   names them with one hash tag (`{account}`), which a single Redis instance ignores. With a lease to
+ *   end, its ZREM comes first, in the same script (its key then comes first in KEYS);
  * - `admitInOrder`: one script holding the scripts of `waitBelow`, `hit` and `acquire` as functions,
  *   run over KEYS[i] in order until one refuses; like `takeAll`, its keys must share a cluster slot on a
  *   Redis cluster (a single instance, which the service connects to, has no slots);
@@ -86,9 +93,16 @@ export interface RateLimitStore {
   /**
    * Admits a call at `now` into several windows at once (a key's quota and its account's ceiling):
    * counted in all of them if each has fewer than its limit in the last `windowMs`, else in none, so a
-   * call refused by one window never spends another's balance. Keys must be distinct.
+   * call refused by one window never spends another's balance. Keys must be distinct. With `ending`,
+   * that lease is released first, in the same atomic operation, whether or not the call is admitted: a
+   * right key's check ends with its quota's take, one round trip to a shared store instead of two.
    */
-  takeAll(windows: readonly WindowLimit[], windowMs: number, now: number): Promise<MultiWindowTake>;
+  takeAll(
+    windows: readonly WindowLimit[],
+    windowMs: number,
+    now: number,
+    ending?: LeaseToEnd,
+  ): Promise<MultiWindowTake>;
   /**
    * Records a call at `now` whether or not it is admitted (refused calls count too, as for an absolute
    * ceiling): admitted if fewer than `limit` calls, admitted or refused, were recorded in the last

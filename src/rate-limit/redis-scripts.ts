@@ -21,30 +21,47 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return { allowed, count, oldest }
 `;
 
-/** KEYS: the windows. ARGV: now − windowMs, now, call id, TTL, then one limit per key. */
-export const TAKE_ALL = `
-local counts = {}
-local allowed = 1
-for i = 1, #KEYS do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', ARGV[1])
-  counts[i] = redis.call('ZCARD', KEYS[i])
-  if counts[i] >= tonumber(ARGV[4 + i]) then allowed = 0 end
-end
-local result = { allowed }
-for i = 1, #KEYS do
-  local room = 0
-  if counts[i] < tonumber(ARGV[4 + i]) then room = 1 end
-  if allowed == 1 then
-    redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
-    counts[i] = counts[i] + 1
+/**
+ * The windows `keys`: `args` holds now − windowMs, now, call id, TTL, then one limit per key. Returns
+ * { allowed, then room, count, oldest for each window }.
+ */
+const TAKE_ALL_FUNCTION = `
+local function take_all(keys, args)
+  local counts = {}
+  local allowed = 1
+  for i = 1, #keys do
+    redis.call('ZREMRANGEBYSCORE', keys[i], '-inf', args[1])
+    counts[i] = redis.call('ZCARD', keys[i])
+    if counts[i] >= tonumber(args[4 + i]) then allowed = 0 end
   end
-  local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')[2] or ARGV[2]
-  redis.call('PEXPIRE', KEYS[i], ARGV[4])
-  table.insert(result, room)
-  table.insert(result, counts[i])
-  table.insert(result, oldest)
+  local result = { allowed }
+  for i = 1, #keys do
+    local room = 0
+    if counts[i] < tonumber(args[4 + i]) then room = 1 end
+    if allowed == 1 then
+      redis.call('ZADD', keys[i], args[2], args[3])
+      counts[i] = counts[i] + 1
+    end
+    local oldest = redis.call('ZRANGE', keys[i], 0, 0, 'WITHSCORES')[2] or args[2]
+    redis.call('PEXPIRE', keys[i], args[4])
+    table.insert(result, room)
+    table.insert(result, counts[i])
+    table.insert(result, oldest)
+  end
+  return result
 end
-return result
+`;
+
+/** KEYS: the windows. ARGV: now − windowMs, now, call id, TTL, then one limit per key. */
+export const TAKE_ALL = `${TAKE_ALL_FUNCTION} return take_all(KEYS, ARGV)`;
+
+/**
+ * KEYS: the lease set of the lease to end, then the windows. ARGV: its token, then those of TAKE_ALL.
+ * The lease is removed (as RELEASE without keep) before the windows are asked, admitted or not.
+ */
+export const TAKE_ALL_ENDING = `${TAKE_ALL_FUNCTION}
+redis.call('ZREM', KEYS[1], ARGV[1])
+return take_all({ unpack(KEYS, 2) }, { unpack(ARGV, 2) })
 `;
 
 /**

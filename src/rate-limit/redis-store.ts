@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';
-import { ACQUIRE, ADD, ADMIT_IN_ORDER, HIT, RELEASE, TAKE, TAKE_ALL, WAIT_BELOW } from './redis-scripts.js';
+import {
+  ACQUIRE,
+  ADD,
+  ADMIT_IN_ORDER,
+  HIT,
+  RELEASE,
+  TAKE,
+  TAKE_ALL,
+  TAKE_ALL_ENDING,
+  WAIT_BELOW,
+} from './redis-scripts.js';
 import type {
   AdmissionResult,
   AdmissionStep,
@@ -193,6 +203,7 @@ function defineScripts(client: Redis, log: RedisStoreOptions['log']) {
   return {
     take: define('rateLimitTake', TAKE, 1),
     takeAll: define('rateLimitTakeAll', TAKE_ALL),
+    takeAllEnding: define('rateLimitTakeAllEnding', TAKE_ALL_ENDING),
     hit: define('rateLimitHit', HIT, 1),
     add: define('rateLimitAdd', ADD, 1),
     waitBelow: define('rateLimitWaitBelow', WAIT_BELOW, 1),
@@ -211,19 +222,20 @@ function redisRateLimitStore(client: Redis, scripts: ReturnType<typeof defineScr
       );
       return windowTake(allowed, count, oldestAt);
     },
-    async takeAll(limits, windowMs, now): Promise<MultiWindowTake> {
+    async takeAll(limits, windowMs, now, ending): Promise<MultiWindowTake> {
       const keys = limits.map((window) => window.key);
       if (new Set(keys).size !== keys.length) throw new Error('takeAll needs distinct keys');
+      const takeArguments = [
+        now - windowMs,
+        now,
+        `${now}:${randomUUID()}`,
+        ttl(windowMs),
+        ...limits.map((window) => window.limit),
+      ];
       const reply = replyList(
-        await scripts.takeAll(
-          keys.length,
-          ...keys,
-          now - windowMs,
-          now,
-          `${now}:${randomUUID()}`,
-          ttl(windowMs),
-          ...limits.map((window) => window.limit),
-        ),
+        ending === undefined
+          ? await scripts.takeAll(keys.length, ...keys, ...takeArguments)
+          : await scripts.takeAllEnding(keys.length + 1, ending.key, ...keys, ending.token, ...takeArguments),
       );
       return {
         allowed: replyInteger(reply[0]) === 1,

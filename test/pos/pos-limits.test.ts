@@ -230,6 +230,28 @@ describe('POS limits: the 429 table (Limits)', () => {
     await keyCheck(limits, '198.51.100.1');
   });
 
+  it("a right key's check ends with its quota's take, admitted or refused; ending it again changes nothing", async () => {
+    const { limits } = setUp();
+    const checks: KeyCheck[] = [];
+    for (let i = 0; i < 40; i += 1) checks.push(await keyCheck(limits));
+    expect((await limits.beginKeyCheck(IP)).ok).toBe(false);
+
+    // Twenty calls of a right key take their quota, the check handed over with it; ten more than the
+    // quota's room are refused by it, and their checks end all the same.
+    await spend(limits, 'A', 'A:1', 'default', POS_KEY_QUOTA.default - 10);
+    const decisions = [];
+    for (const check of checks.slice(0, 20))
+      decisions.push(
+        await limits.takeQuota({ accountId: 'A', keyBucket: 'A:1', routeClass: 'default', keyCheck: check }),
+      );
+    expect(decisions.filter((decision) => decision.ok)).toHaveLength(10);
+    // As wrong keys, after the handover: no failure is recorded, nothing counts toward the IP.
+    for (const check of checks.slice(0, 20)) await check.end(true);
+    for (let i = 0; i < 20; i += 1) await keyCheck(limits);
+    expect((await limits.beginKeyCheck(IP)).ok).toBe(false);
+    expect(await limits.checkIpBlock(IP)).toEqual({ ok: true, headers: {} });
+  });
+
   it('absolute ceiling: 600 default / 100 heavy per presented key text, refused calls count too, Limit the ceiling (Limits, 429 table; docs/pos-api.md, Settled details)', async () => {
     const { limits, clock } = setUp();
     expect(POS_ABSOLUTE_CEILING).toEqual({ default: 600, heavy: 100 });
@@ -658,8 +680,9 @@ describe('POS limits: the limits before the key in one operation (Limits, order 
     }),
     fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 1, max: 30_000 }) }),
   );
+  /** A decision without its functions (a key check's `end` and `handOver`). */
   const withoutEnd = (decision: object) =>
-    Object.fromEntries(Object.entries(decision).filter(([name]) => name !== 'end'));
+    Object.fromEntries(Object.entries(decision).filter(([, value]) => typeof value !== 'function'));
 
   it('admitBeforeKey answers what checkIpBlock, checkAbsoluteCeiling and beginKeyCheck answer in turn, and counts the same', async () => {
     await fc.assert(

@@ -215,6 +215,45 @@ export function describeRateLimitStoreContract(openStore: () => Promise<RateLimi
       ).rejects.toThrow();
       expect((await store.take('k', 1, WINDOW, T0)).allowed).toBe(true);
     });
+
+    it('ends the lease it is given in the same operation, whether the call is admitted or refused', async () => {
+      const store = await openStore();
+      const limits = [
+        { key: '{A}:key', limit: 1 },
+        { key: '{A}:account', limit: 5 },
+      ];
+      const lease = async (): Promise<string> => {
+        const taken = await store.acquire('checks', 2, WINDOW, T0);
+        if (!taken.acquired) throw new Error('no lease');
+        return taken.token;
+      };
+      const [first, second] = [await lease(), await lease()];
+      expect((await store.acquire('checks', 2, WINDOW, T0)).acquired).toBe(false);
+
+      // Admitted: the window counts the call and the lease is gone.
+      const admitted = await store.takeAll(limits, WINDOW, T0, { key: 'checks', token: first });
+      expect(admitted.allowed).toBe(true);
+      expect(await store.acquire('checks', 2, WINDOW, T0 + 1)).toMatchObject({ acquired: true, held: 2 });
+
+      // Refused by the key's window: nothing counted, the lease ended all the same.
+      const refused = await store.takeAll(limits, WINDOW, T0 + 2, { key: 'checks', token: second });
+      expect(refused).toEqual({
+        allowed: false,
+        windows: [
+          { allowed: false, count: 1, oldestAt: T0 },
+          { allowed: true, count: 1, oldestAt: T0 },
+        ],
+      });
+      expect(await store.acquire('checks', 2, WINDOW, T0 + 3)).toMatchObject({ acquired: true, held: 2 });
+
+      // A lease already gone (or never held) changes nothing but the take.
+      const again = await store.takeAll([{ key: '{B}:key', limit: 1 }], WINDOW, T0 + 4, {
+        key: 'checks',
+        token: first,
+      });
+      expect(again.allowed).toBe(true);
+      expect(await store.acquire('checks', 2, WINDOW, T0 + 5)).toMatchObject({ acquired: false, held: 2 });
+    });
   });
 
   describe('hit (refused calls count too)', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import { attempt, type RateLimitStore } from '../../rate-limit/rate-limit-store.js';
+import { attempt, type LeaseToEnd, type RateLimitStore } from '../../rate-limit/rate-limit-store.js';
 
 // What a limit of the POS data API decides (pos-limits.ts): pass with headers to send, or refuse with the
 // status, the reason and the exact headers of the refusal (docs/pos-api.md, Limits, the 429 table).
@@ -63,6 +63,12 @@ export interface KeyCheck {
    * unauthenticated calls. Never throws; a second call changes nothing and resolves with the first.
    */
   end(countsTowardIpBlock: boolean): Promise<void>;
+  /**
+   * Ends the check of a right key by handing its lease over to the operation that releases it with its
+   * own work (the quota's take, in one round trip to a shared store): `end` then does nothing. Undefined
+   * when there is no lease to release (the store was unreachable at the start, or the check has ended).
+   */
+  handOver(): LeaseToEnd | undefined;
 }
 
 /** How long a wrong key's failure goes on counting toward its IP's unauthenticated calls. */
@@ -98,6 +104,11 @@ export function startedKeyCheck(
     end(countsTowardIpBlock) {
       ending ??= end(countsTowardIpBlock);
       return ending;
+    },
+    handOver() {
+      if (ending !== undefined) return undefined;
+      ending = Promise.resolve();
+      return token === undefined ? undefined : { key, token };
     },
   };
 }

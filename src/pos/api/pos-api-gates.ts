@@ -120,10 +120,9 @@ export async function authenticateKey(call: PosCall): Promise<Problem | undefine
     call.now,
   );
   // A refused key's check ends before its 401 goes out (a wrong key counts toward the IP block at once);
-  // a right key's check is released while the call goes on, its release pipelined with the quota's
-  // round trip to a shared store (the handler waits for it before it returns).
-  const ending = call.keyCheck?.end(!outcome.ok && outcome.countsTowardIpBlock);
-  if (!outcome.ok) await ending;
+  // a right key's check ends with the quota's take, in the same round trip to a shared store
+  // (`limitKeyRate`), or with the call when no take follows (the handler's `finally`).
+  if (!outcome.ok) await call.keyCheck?.end(outcome.countsTowardIpBlock);
   // A key of the account, even one refused (expired, revoked, rotated out): the account's refusal to read
   // (docs/operations.md, Why did my call fail).
   if (known !== undefined)
@@ -158,6 +157,7 @@ export async function limitKeyRate(call: PosCall): Promise<Problem | undefined> 
     accountId: key.account_id,
     keyBucket: call.keyBucket ?? key.id,
     routeClass: route.routeClass,
+    ...(call.keyCheck === undefined ? {} : { keyCheck: call.keyCheck }),
   });
   if (!decision.ok) return refuseByLimit(call, decision);
   setHeaders(call, decision.headers);

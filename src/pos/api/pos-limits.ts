@@ -25,7 +25,8 @@ import {
 // check returns a decision with the exact headers to send, and the gates decide where in their order to call
 // it:
 //
-//   checkIpBlock → checkAbsoluteCeiling → beginKeyCheck … (key look-up) … end → takeQuota
+//   checkIpBlock → checkAbsoluteCeiling → beginKeyCheck … (key look-up) … end (a wrong key), or
+//   takeQuota ending a right key's check in the same operation
 //   → (parameters) → beginSalesQuery … (the query) … release
 //
 // Windows are sliding (a call counts for 60 s after it was admitted). A refused call consumes nothing,
@@ -218,6 +219,8 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
       accountId: string;
       keyBucket: string;
       routeClass: PosRouteClass;
+      /** The right key's check, ended by the same operation (one round trip to a shared store). */
+      keyCheck?: KeyCheck;
     }): Promise<QuotaDecision> {
       const { accountId, keyBucket, routeClass } = call;
       const limit = POS_KEY_QUOTA[routeClass];
@@ -230,6 +233,7 @@ export function createPosLimits(deps: { store: RateLimitStore; clock?: Clock; co
           ],
           WINDOW_MS,
           now,
+          call.keyCheck?.handOver(),
         ),
       );
       if (take === undefined) {
