@@ -12,13 +12,15 @@ const BYTES_PER_UNIT = 3;
 const LF = 0x0a;
 
 /**
- * The non-blank lines of `stream` (LF or CRLF; a leading byte-order mark is dropped). Lines are cut on
- * bytes (a LF byte is never part of a longer UTF-8 sequence) and each is decoded on its own, so a line
- * that is not valid UTF-8 is named exactly (`notUtf8`) instead of being stored with U+FFFD. A line longer
- * than `maxChars` is reported as `tooLong`; reading stops after either. The stream is not destroyed when
- * the caller stops early, so that the response can still be written to its socket.
+ * The non-blank lines of `stream` (LF or CRLF; a leading byte-order mark is dropped), those read from
+ * one chunk of it together, in order: a line at a time cost a million-line upload about 0.6 s in the
+ * async iteration alone, per layer that passed it on. Lines are cut on bytes (a LF byte is never part of
+ * a longer UTF-8 sequence) and each is decoded on its own, so a line that is not valid UTF-8 is named
+ * exactly (`notUtf8`) instead of being stored with U+FFFD. A line longer than `maxChars` is reported as
+ * `tooLong`; either ends its batch, and reading stops there. The stream is not destroyed when the caller
+ * stops early, so that the response can still be written to its socket.
  */
-export async function* ndjsonLines(stream: Readable, maxChars: number): AsyncGenerator<NdjsonLine> {
+export async function* ndjsonLineBatches(stream: Readable, maxChars: number): AsyncGenerator<NdjsonLine[]> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -51,13 +53,17 @@ export async function* ndjsonLines(stream: Readable, maxChars: number): AsyncGen
 
   for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string>) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    const lines: NdjsonLine[] = [];
     let start = 0;
     let newline = bytes.indexOf(LF, start);
     while (newline !== -1) {
       const line = complete(take(bytes.subarray(start, newline)));
       if (line !== undefined) {
-        yield line;
-        if (!('text' in line)) return;
+        lines.push(line);
+        if (!('text' in line)) {
+          yield lines;
+          return;
+        }
       }
       start = newline + 1;
       newline = bytes.indexOf(LF, start);
@@ -67,12 +73,19 @@ export async function* ndjsonLines(stream: Readable, maxChars: number): AsyncGen
       pendingBytes += bytes.length - start;
     }
     if (pendingBytes > maxChars * BYTES_PER_UNIT + 1) {
-      yield { number: number + 1, tooLong: true };
+      lines.push({ number: number + 1, tooLong: true });
+      yield lines;
       return;
     }
+    if (lines.length > 0) yield lines;
   }
   if (pendingBytes > 0) {
     const line = complete(take(Buffer.alloc(0)));
-    if (line !== undefined) yield line;
+    if (line !== undefined) yield [line];
   }
+}
+
+/** The lines of `ndjsonLineBatches`, one at a time. */
+export async function* ndjsonLines(stream: Readable, maxChars: number): AsyncGenerator<NdjsonLine> {
+  for await (const lines of ndjsonLineBatches(stream, maxChars)) yield* lines;
 }

@@ -6,7 +6,7 @@ import { isPostgres } from '../../db/dialect.js';
 import { Problem } from '../../errors/problem.js';
 import { createSemaphore } from '../../lib/semaphore.js';
 import { eventPlacePairs } from '../places/event-repository.js';
-import { ndjsonLines } from './ndjson-lines.js';
+import { ndjsonLineBatches, type NdjsonLine } from './ndjson-lines.js';
 import { existingPlaceIds } from '../places/place-repository.js';
 import type { PosDataService } from '../places/pos-data-service.js';
 import { applyStagedReceipts, type ReceiptCounts } from './receipt-apply.js';
@@ -81,6 +81,12 @@ interface ReceiptItem {
 /** What an upload's body yields: receipts, or (JSON only) the news that `receipts` started again. */
 type UploadItem = ReceiptItem | { restart: true };
 
+/**
+ * The items of an upload's body, several at a time where the body gives them so (the lines of one chunk
+ * of NDJSON): each turn of an async iteration costs as much as reading a short receipt's line.
+ */
+type UploadItems = AsyncIterable<readonly UploadItem[]>;
+
 /** A refused receipt: the param names the receipt and its field; the detail says where and why. */
 function badReceipt(form: UploadForm, at: number, field: string, reason: string): Problem {
   const position = positionOf(form, at);
@@ -127,38 +133,44 @@ function parseReceipt(form: UploadForm, item: ReceiptItem): ReceiptData {
   };
 }
 
-async function* jsonItems(stream: Readable, declaredLength: string | undefined): AsyncGenerator<UploadItem> {
+async function* jsonItems(
+  stream: Readable,
+  declaredLength: string | undefined,
+): AsyncGenerator<UploadItem[]> {
   for await (const event of receiptBatchEvents(stream, declaredLength)) {
-    if (event.kind === 'restart') yield { restart: true };
-    else yield { position: event.index, read: () => event.value };
+    if (event.kind === 'restart') yield [{ restart: true }];
+    else yield [{ position: event.index, read: () => event.value }];
   }
 }
 
-async function* lineItems(stream: Readable): AsyncGenerator<UploadItem> {
-  for await (const line of ndjsonLines(stream, NDJSON_LINE_MAX)) {
-    const form = 'lines';
-    yield {
-      position: line.number,
-      read() {
-        if ('tooLong' in line) {
-          throw badReceipt(form, line.number, '', `is longer than ${NDJSON_LINE_MAX} characters`);
-        }
-        if ('notUtf8' in line) {
-          throw badReceipt(form, line.number, '', 'is not valid UTF-8 (NDJSON is UTF-8 text)');
-        }
-        try {
-          return JSON.parse(line.text) as unknown;
-        } catch (error) {
-          throw badReceipt(
-            form,
-            line.number,
-            '',
-            `is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,
-          );
-        }
-      },
-    };
-  }
+/** A line of an NDJSON body as a receipt to read. */
+function lineItem(line: NdjsonLine): ReceiptItem {
+  const form = 'lines';
+  return {
+    position: line.number,
+    read() {
+      if ('tooLong' in line) {
+        throw badReceipt(form, line.number, '', `is longer than ${NDJSON_LINE_MAX} characters`);
+      }
+      if ('notUtf8' in line) {
+        throw badReceipt(form, line.number, '', 'is not valid UTF-8 (NDJSON is UTF-8 text)');
+      }
+      try {
+        return JSON.parse(line.text) as unknown;
+      } catch (error) {
+        throw badReceipt(
+          form,
+          line.number,
+          '',
+          `is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,
+        );
+      }
+    },
+  };
+}
+
+async function* lineItems(stream: Readable): AsyncGenerator<ReceiptItem[]> {
+  for await (const lines of ndjsonLineBatches(stream, NDJSON_LINE_MAX)) yield lines.map(lineItem);
 }
 
 const eventKey = (placeId: string, eventId: string) => `${placeId}/${eventId}`;
@@ -192,7 +204,7 @@ async function stageReceipts(
   db: Db,
   accountId: string,
   form: UploadForm,
-  items: AsyncIterable<UploadItem>,
+  items: UploadItems,
   staging: ReceiptStaging,
   onBadReceipt: 'stop' | 'finish',
   refused: Problem | undefined,
@@ -233,40 +245,42 @@ async function stageReceipts(
   let chunk: UploadedReceipt[] = [];
   let sinceTurn = 0;
   let received = 0;
-  for await (const item of items) {
-    // Parsing and checking are work too: a long upload lets the other requests in between.
-    sinceTurn += 1;
-    if (sinceTurn >= RECEIPTS_PER_TURN) {
-      sinceTurn = 0;
-      await nextTurn();
-    }
-    if ('restart' in item) {
-      staging.clear();
-      chunk = [];
-      problem = refused;
-      received = 0;
-      continue;
-    }
-    received += 1;
-    if (problem !== undefined) continue; // reading on to the end of a JSON body
-    try {
-      let receipt: ReceiptData;
-      try {
-        receipt = parseReceipt(form, item);
-      } catch (error) {
-        // An earlier receipt of the pending chunk may be bad too: the first bad one is reported.
-        await checkReferences(chunk);
-        throw error;
+  for await (const batch of items) {
+    for (const item of batch) {
+      // Parsing and checking are work too: a long upload lets the other requests in between.
+      sinceTurn += 1;
+      if (sinceTurn >= RECEIPTS_PER_TURN) {
+        sinceTurn = 0;
+        await nextTurn();
       }
-      chunk.push({ receipt, position: item.position });
-      if (chunk.length >= RECEIPT_CHUNK) {
-        await flush(chunk);
+      if ('restart' in item) {
+        staging.clear();
+        chunk = [];
+        problem = refused;
+        received = 0;
+        continue;
+      }
+      received += 1;
+      if (problem !== undefined) continue; // reading on to the end of a JSON body
+      try {
+        let receipt: ReceiptData;
+        try {
+          receipt = parseReceipt(form, item);
+        } catch (error) {
+          // An earlier receipt of the pending chunk may be bad too: the first bad one is reported.
+          await checkReferences(chunk);
+          throw error;
+        }
+        chunk.push({ receipt, position: item.position });
+        if (chunk.length >= RECEIPT_CHUNK) {
+          await flush(chunk);
+          chunk = [];
+        }
+      } catch (error) {
+        if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
+        problem = error;
         chunk = [];
       }
-    } catch (error) {
-      if (onBadReceipt === 'stop' || !(error instanceof Problem)) throw error;
-      problem = error;
-      chunk = [];
     }
   }
   if (problem !== undefined) return { problem, received };
@@ -304,7 +318,7 @@ export function createReceiptIngestion(deps: {
   async function importReceipts(
     accountId: string,
     form: UploadForm,
-    items: AsyncIterable<UploadItem>,
+    items: UploadItems,
     onBadReceipt: 'stop' | 'finish',
   ): Promise<ReceiptCounts> {
     let refused: Problem | undefined;
