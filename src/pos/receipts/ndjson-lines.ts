@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
-// Newline-delimited JSON read line by line from a stream of any length: only the line being assembled is
-// held in memory, never the body.
+// Newline-delimited JSON read line by line from a stream of any length: only the lines of the chunk being
+// read, and the line being assembled, are held in memory, never the body.
 
 /** One non-blank line of the body, numbered from 1 as an editor numbers it (blank lines counted). */
 export type NdjsonLine =

@@ -366,7 +366,7 @@ export function createReceiptIngestion(deps: {
     importJson: (accountId: string, stream: Readable, declaredLength?: string) =>
       importReceipts(accountId, 'batch', jsonItems(stream, declaredLength), 'finish'),
 
-    /** POST receipts as NDJSON, read from the stream line by line (any length); stops at the first bad line. */
+    /** POST receipts as NDJSON, read a chunk's lines at a time (any length); stops at the first bad line. */
     importLines: (accountId: string, stream: Readable) =>
       importReceipts(accountId, 'lines', lineItems(stream), 'stop'),
 
