@@ -225,5 +225,19 @@ describeEachDialect('admin API, receipts upload bodies', (dialect) => {
       expect((await stored(t, 'u5')).brand).toBe('Olá');
       expect(await receiptCount(t)).toBe(1);
     });
+
+    it('NDJSON: the first bad line by position is named, even when a later line of the same chunk cannot be read', async () => {
+      await seed(t);
+      const good = JSON.stringify(receipt('u1'));
+      const noPlace = JSON.stringify(receipt('u2', { place: 'NOPE' }));
+      // One chunk: a place the account does not have on line 2, bytes not UTF-8 on line 3.
+      const body = bad(`${good}\n${noPlace}\n{"id":"`, `"}\n${good}\n`);
+      const problem = expectInvalidParam(await postNdjson(t, Readable.from([body])), 'line[2].place');
+      expect(problem.line).toBe(2);
+      // Broken JSON on line 2, the same unreadable line 3: line 2 still.
+      const broken = bad(`${good}\n{"id":\n{"id":"`, `"}\n`);
+      expect(expectInvalidParam(await postNdjson(t, Readable.from([broken])), 'line[2]').line).toBe(2);
+      expect(await receiptCount(t)).toBe(0);
+    });
   });
 });

@@ -402,6 +402,27 @@ describeEachDialect('POS API, limits', (dialect) => {
     expectRateLimited(await publicRequest(t, { url: `${API}/ping`, key, ip }), 60, UNAUTHENTICATED_PER_IP, 0);
   });
 
+  it("unauthenticated calls: a right key's calls never stay counted, whether its quota admits or refuses them (docs/pos-api.md, Settled details)", async () => {
+    await createAccount(t, 'acme');
+    const { key } = await createKey(t);
+    const ip = '10.9.9.8';
+    const guardKey = `pos:keycheck:${ip}`; // src/pos/api/pos-limits.ts, keys.keyCheck
+    for (let i = 1; i <= DEFAULT_QUOTA; i += 1)
+      expectMeasured(
+        await publicRequest(t, { url: `${API}/ping`, key, ip }),
+        200,
+        DEFAULT_QUOTA,
+        DEFAULT_QUOTA - i,
+      );
+    for (let i = 0; i < 3; i += 1)
+      expectRateLimited(await publicRequest(t, { url: `${API}/ping`, key, ip }), 60, DEFAULT_QUOTA, 0);
+    // None of the 63 checks is left: all 40 of the IP's places are free.
+    const now = t.clock.now();
+    for (let i = 0; i < UNAUTHENTICATED_PER_IP; i += 1)
+      expect((await t.rateLimits.acquire(guardKey, UNAUTHENTICATED_PER_IP, MINUTE, now)).acquired).toBe(true);
+    expect((await t.rateLimits.acquire(guardKey, UNAUTHENTICATED_PER_IP, MINUTE, now)).acquired).toBe(false);
+  });
+
   it('unauthenticated calls: only wrong-key failures stay counted; a revoked key’s 401s never reach the guard of 40 (docs/pos-api.md, Settled details)', async () => {
     await createAccount(t, 'acme');
     const { id, key: revoked } = await createKey(t);
