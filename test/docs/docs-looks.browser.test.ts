@@ -76,7 +76,10 @@ describe.skipIf(!HAS_CHROMIUM)(
           await page.goto(url, { waitUntil: 'networkidle' });
           const href = await page.locator('link[rel=icon]').getAttribute('href');
           expect(href, url).toMatch(/\/assets\/[a-z-]*icon-[0-9a-f]{16}\.svg$/);
-          const icon = await page.request.get(new URL(href!, url).toString());
+          // The context's request client keeps its connection between pages; the server may close it idle
+          // (HTTP_KEEP_ALIVE_TIMEOUT_MS) just as the next GET goes out, which any client meets as a reset
+          // and may retry, the GET being idempotent.
+          const icon = await page.request.get(new URL(href!, url).toString(), { maxRetries: 2 });
           expect(icon.status(), url).toBe(200);
           expect(icon.headers()['content-type']).toBe('image/svg+xml');
           expect(icon.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
