@@ -19,6 +19,8 @@ import { startUploadServer, writeReceiptsFile } from './upload-server.js';
 // longer at this size). Not part of the tests' pass/fail.
 //
 //   BENCH_RECEIPTS=200000   a smaller upload (default 1,000,000)
+//   BENCH_SERVER_NODE_OPTIONS=--max-semi-space-size=8
+//                           the server under other Node.js flags (its NODE_OPTIONS)
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS ?? 1_000_000);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -36,10 +38,11 @@ try {
     `${RECEIPTS.toLocaleString('en')} receipts, ${Math.round(bytes / 1024 / 1024)} MiB of NDJSON, ${dialect}`,
   );
 
-  const uploads = await startUploadServer(
-    fresh.url,
-    process.env.REDIS_URL === undefined ? {} : { REDIS_URL: process.env.REDIS_URL },
-  );
+  const serverEnv: Record<string, string> = {};
+  if (process.env.REDIS_URL !== undefined) serverEnv.REDIS_URL = process.env.REDIS_URL;
+  if (process.env.BENCH_SERVER_NODE_OPTIONS !== undefined)
+    serverEnv.NODE_OPTIONS = process.env.BENCH_SERVER_NODE_OPTIONS;
+  const uploads = await startUploadServer(fresh.url, serverEnv);
   try {
     const answer = await uploads.upload(body);
     console.log(`answer: ${answer.status} ${answer.text.slice(0, 300)}`);
