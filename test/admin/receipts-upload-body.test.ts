@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkSalesBuckets } from '../../src/pos/sales/sales-bucket-audit.js';
 import { bodyOf, expectProblem } from '../expect-http.js';
@@ -224,6 +224,30 @@ describeEachDialect('admin API, receipts upload bodies', (dialect) => {
       expect(bodyOf(whole)).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
       expect((await stored(t, 'u5')).brand).toBe('Olá');
       expect(await receiptCount(t)).toBe(1);
+    });
+
+    it('NDJSON: a line longer than 65,536 characters is 422 naming its line, whole or never ended, nothing stored (docs/back-office.md)', async () => {
+      await seed(t);
+      const good = JSON.stringify(receipt('u1'));
+      // 65,536 characters are read as a line (here: not JSON); one more is refused for its length.
+      const longest = `${good}\n\n${'x'.repeat(65_536)}\n`;
+      const atLimit = expectInvalidParam(await postNdjson(t, Readable.from([longest])), 'line[3]');
+      expect(String(atLimit.detail)).toContain('not valid JSON');
+      const whole = `${good}\n\n${'x'.repeat(65_537)}\n${good}\n`;
+      const tooLong = expectInvalidParam(await postNdjson(t, Readable.from([whole])), 'line[3]');
+      expect(tooLong.line).toBe(3);
+      expect(String(tooLong.detail)).toContain('longer than 65536 characters');
+      // A line that never ends is refused once more has arrived than such a line can hold (3 bytes a
+      // character), without waiting for the rest of the body.
+      const endless = new PassThrough();
+      endless.write(`${good}\n`);
+      for (let sent = 0; sent <= 3 * 65_536; sent += 16_384) endless.write('y'.repeat(16_384));
+      try {
+        expect(expectInvalidParam(await postNdjson(t, endless), 'line[2]').line).toBe(2);
+      } finally {
+        endless.end();
+      }
+      expect(await receiptCount(t)).toBe(0);
     });
 
     it('NDJSON: the first bad line by position is named, even when a later line of the same chunk cannot be read', async () => {
