@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { ndjsonLines } from '../pos/receipts/ndjson-lines.js';
+import { NDJSON_LINE_MAX, ndjsonLines } from '../pos/receipts/ndjson-lines.js';
 import { receiptInput } from '../pos/receipts/receipt-input.js';
 
 // A file of receipts read row by row, never whole: NDJSON (one receipt a line) or CSV (a header row naming
@@ -44,15 +44,15 @@ export function formatOf(file: string): FileFormat | null {
   return null;
 }
 
-/** The longest NDJSON line the admin API takes (a receipt is at most a few hundred characters). */
-const LINE_MAX = 65_536;
-
 async function* ndjsonRows(
   file: string,
 ): AsyncGenerator<{ line: number; value: unknown } | { line: number; error: string }> {
-  for await (const line of ndjsonLines(createReadStream(file), LINE_MAX)) {
+  for await (const line of ndjsonLines(createReadStream(file), NDJSON_LINE_MAX)) {
     if ('tooLong' in line) {
-      yield { line: line.number, error: `is longer than ${LINE_MAX} characters (reading stopped here)` };
+      yield {
+        line: line.number,
+        error: `is longer than ${NDJSON_LINE_MAX} characters (reading stopped here)`,
+      };
     } else if ('notUtf8' in line) {
       yield { line: line.number, error: 'is not valid UTF-8 (reading stopped here)' };
     } else {

@@ -7,6 +7,12 @@ import type { Readable } from 'node:stream';
 export type NdjsonLine =
   { number: number; text: string } | { number: number; tooLong: true } | { number: number; notUtf8: true };
 
+/**
+ * The longest line an upload takes, in characters: a receipt is at most a few hundred, so a longer line
+ * cannot be one (the admin API and the command line's receipt files alike).
+ */
+export const NDJSON_LINE_MAX = 65_536;
+
 /** Longest UTF-8 encoding of one UTF-16 code unit: a line of `maxChars` units never has more bytes. */
 const BYTES_PER_UNIT = 3;
 const LF = 0x0a;

@@ -6,7 +6,7 @@ import { isPostgres } from '../../db/dialect.js';
 import { Problem } from '../../errors/problem.js';
 import { createSemaphore } from '../../lib/semaphore.js';
 import { eventPlacePairs } from '../places/event-repository.js';
-import { ndjsonLineBatches, type NdjsonLine } from './ndjson-lines.js';
+import { NDJSON_LINE_MAX, ndjsonLineBatches, type NdjsonLine } from './ndjson-lines.js';
 import { existingPlaceIds } from '../places/place-repository.js';
 import type { PosDataService } from '../places/pos-data-service.js';
 import { applyStagedReceipts, type ReceiptCounts } from './receipt-apply.js';
@@ -37,8 +37,6 @@ export type { ReceiptCounts };
 const RECEIPT_CHUNK = 250;
 /** Receipts parsed between two turns of the event loop, so that other requests are served meanwhile. */
 const RECEIPTS_PER_TURN = 250;
-/** An NDJSON line longer than this cannot be a receipt (whose fields are at most a few hundred characters). */
-const NDJSON_LINE_MAX = 65_536;
 /**
  * Uploads writing their staged receipts at once. Each holds a database connection (on SQLite, the one
  * writer) for its last step; the others wait without one, so that the pool keeps room for the public APIs.
